@@ -1,0 +1,78 @@
+package io.eventplane.client;
+
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.log.Command;
+import io.eventplane.log.DeleteOptions;
+import io.eventplane.log.Envelope;
+import io.eventplane.log.Preconditions;
+import io.eventplane.log.Verb;
+import io.eventplane.model.ObjectMeta;
+import java.time.Clock;
+import java.util.UUID;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Builds commands for one actor (a user or a component), stamped by its clock. */
+public final class Commands {
+    private final String actor;
+    private final Clock clock;
+
+    public Commands(String actor, Clock clock) {
+        this.actor = actor;
+        this.clock = clock;
+    }
+
+    public Commands(String actor) {
+        this(actor, Clock.systemUTC());
+    }
+
+    public Envelope envelope(String requestId, String causationId) {
+        return Envelope.newBuilder().setActor(actor).setRequestId(requestId == null ? newRequestId() : requestId)
+                .setCausationId(causationId).setTime(clock.instant()).build();
+    }
+
+    public static String newRequestId() {
+        return UUID.randomUUID().toString();
+    }
+
+    private Command.Builder base(Verb verb, KindInfo kind, String namespace, String name) {
+        return Command.newBuilder().setEnvelope(envelope(null, null)).setVerb(verb).setKind(kind.kind())
+                .setNamespace(kind.namespaced() ? (namespace == null ? "" : namespace) : "").setName(name)
+                .setPreconditions(new Preconditions());
+    }
+
+    private Command.Builder forObject(Verb verb, SpecificRecord object) {
+        KindInfo kind = Kinds.of(object);
+        ObjectMeta meta = ObjectAccess.meta(object);
+        return base(verb, kind, meta.getNamespace(), meta.getName()).setObject(object);
+    }
+
+    public Command create(SpecificRecord object) {
+        return forObject(Verb.CREATE, object).build();
+    }
+
+    /** Update with the object's own resourceVersion as precondition (optimistic concurrency). */
+    public Command update(SpecificRecord object) {
+        return forObject(Verb.UPDATE, object).build();
+    }
+
+    public Command updateStatus(SpecificRecord object) {
+        return forObject(Verb.UPDATE_STATUS, object).build();
+    }
+
+    public Command delete(KindInfo kind, String namespace, String name, Long gracePeriodSeconds, String uid) {
+        return base(Verb.DELETE, kind, namespace, name)
+                .setPreconditions(Preconditions.newBuilder().setUid(uid).build())
+                .setDeleteOptions(DeleteOptions.newBuilder().setGracePeriodSeconds(gracePeriodSeconds).build())
+                .build();
+    }
+
+    /** Binds a pod to a node, only if it is still the pod with {@code uid} (a stale decision is rejected). */
+    public Command bind(String namespace, String name, String uid, String nodeName) {
+        return base(Verb.BIND, Kinds.POD, namespace, name)
+                .setPreconditions(Preconditions.newBuilder().setUid(uid).build())
+                .setNodeName(nodeName)
+                .build();
+    }
+}

@@ -1,0 +1,62 @@
+package io.eventplane.client;
+
+import io.eventplane.schemas.Topics;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where the cluster's log lives: what every service needs to join it.
+ *
+ * @param bootstrapServers Kafka bootstrap
+ * @param registryUrl      schema registry (Confluent API) URL, or {@code mock://scope} in unit tests
+ * @param topics           topic names
+ * @param partitions       partitions of the command and event topics (fixed once created: resourceVersions encode it)
+ */
+public record EventplaneConfig(String bootstrapServers, String registryUrl, Topics topics, int partitions) {
+
+    public EventplaneConfig {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1");
+        }
+    }
+
+    public EventplaneConfig(String bootstrapServers, String registryUrl) {
+        this(bootstrapServers, registryUrl, Topics.DEFAULT, 1);
+    }
+
+    /**
+     * From the environment: {@code EVENTPLANE_KAFKA_BOOTSTRAP} (default localhost:9092), {@code EVENTPLANE_REGISTRY_URL},
+     * {@code EVENTPLANE_TOPIC_PREFIX} (ep), {@code EVENTPLANE_PARTITIONS} (1); each overridable by a system property of
+     * the same name in lower case with dots ({@code eventplane.kafka.bootstrap}).
+     */
+    public static EventplaneConfig fromEnvironment() {
+        return new EventplaneConfig(
+                setting("EVENTPLANE_KAFKA_BOOTSTRAP", "localhost:9092"),
+                setting("EVENTPLANE_REGISTRY_URL", "http://localhost:8081/apis/ccompat/v7"),
+                new Topics(setting("EVENTPLANE_TOPIC_PREFIX", "ep")),
+                Integer.parseInt(setting("EVENTPLANE_PARTITIONS", "1")));
+    }
+
+    public static String setting(String env, String fallback) {
+        String prop = System.getProperty(env.toLowerCase().replace('_', '.'));
+        if (prop != null && !prop.isBlank()) {
+            return prop;
+        }
+        String v = System.getenv(env);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+
+    /** The serde settings for records of this cluster. */
+    public Map<String, Object> serdeConfig() {
+        Map<String, Object> m = new HashMap<>();
+        m.put("schema.registry.url", registryUrl);
+        m.put("auto.register.schemas", true);
+        return m;
+    }
+
+    public Map<String, Object> kafkaConfig() {
+        Map<String, Object> m = new HashMap<>();
+        m.put("bootstrap.servers", bootstrapServers);
+        return m;
+    }
+}

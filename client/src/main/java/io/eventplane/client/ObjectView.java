@@ -1,0 +1,340 @@
+package io.eventplane.client;
+
+import io.eventplane.core.Keys;
+import io.eventplane.core.ResourceVersions;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.ObjectChanged;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The current state of every object, rebuilt from the event log and kept up to date: our informer and watch cache.
+ * Readers get objects in key order (namespace/name within a kind, as Kubernetes lists them), a consistent snapshot
+ * with its position for list+watch, and watches that replay from a position without loss or duplicates.
+ */
+public final class ObjectView implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectView.class);
+
+    /** Called on the view's thread after each change is applied; must not block. */
+    public interface Listener {
+        void onChange(ObjectChanged change);
+    }
+
+    /** A list and the position it was taken at (a list's resourceVersion). */
+    public record Snapshot(List<ObjectChanged> items, long[] position) {
+    }
+
+    private final EventplaneConfig config;
+    private final String clientId;
+    private final int retained;
+    private final ConcurrentSkipListMap<String, ObjectChanged> objects = new ConcurrentSkipListMap<>();
+    private final ArrayDeque<ObjectChanged> recent = new ArrayDeque<>();
+    private final long[] positions;
+    private final long[] evictedUpTo;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Sub> subscribers = new CopyOnWriteArrayList<>();
+    private final Map<String, CompletableFuture<ObjectChanged>> pendingRequests = new ConcurrentHashMap<>();
+    private final Map<String, List<CompletableFuture<Void>>> positionWaiters = new HashMap<>();
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private volatile long consumerPositionTotal;
+    private volatile boolean closed;
+    private volatile Throwable failure;
+    private KafkaConsumer<String, ObjectChanged> consumer;
+    private Thread thread;
+    private long applied;
+
+    private record Sub(Subscription subscription, Predicate<ObjectChanged> filter) {
+    }
+
+    /**
+     * @param retained how many recent changes are kept for watches that resume from an older position
+     */
+    public ObjectView(EventplaneConfig config, String clientId, int retained) {
+        this.config = config;
+        this.clientId = clientId;
+        this.retained = retained;
+        this.positions = new long[config.partitions()];
+        this.evictedUpTo = new long[config.partitions()];
+    }
+
+    public ObjectView(EventplaneConfig config, String clientId) {
+        this(config, clientId, 200_000);
+    }
+
+    public void addListener(Listener listener) {
+        listeners.add(listener);
+    }
+
+    /** Starts reading the log from its beginning on a thread of its own. */
+    public ObjectView start() {
+        Map<String, Object> props = config.kafkaConfig();
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        consumer = new KafkaConsumer<>(props, new StringDeserializer(), LogSerdes.changes(config).deserializer());
+        List<TopicPartition> parts = new ArrayList<>();
+        for (int p = 0; p < config.partitions(); p++) {
+            parts.add(new TopicPartition(config.topics().events(), p));
+        }
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
+        thread = new Thread(() -> run(parts), clientId + "-view");
+        thread.setDaemon(true);
+        thread.start();
+        return this;
+    }
+
+    private void run(List<TopicPartition> parts) {
+        try {
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            while (!closed) {
+                ConsumerRecords<String, ObjectChanged> records = consumer.poll(Duration.ofMillis(100));
+                for (ConsumerRecord<String, ObjectChanged> r : records) {
+                    if (r.value() != null) {
+                        apply(r.value());
+                    }
+                }
+                if (ready.getCount() > 0 && caughtUp(parts, end)) {
+                    LOG.info("{}: view ready with {} objects after {} changes", clientId, objects.size(), applied);
+                    ready.countDown();
+                }
+                long total = 0;
+                for (TopicPartition tp : parts) {
+                    total += consumer.position(tp);
+                }
+                consumerPositionTotal = total;
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (Throwable t) {
+            failure = t;
+            LOG.error("{}: view stopped: {}", clientId, t.toString(), t);
+        } finally {
+            for (Sub s : subscribers) {
+                s.subscription().closeWith("the view stopped");
+            }
+            consumer.close();
+        }
+    }
+
+    private boolean caughtUp(List<TopicPartition> parts, Map<TopicPartition, Long> end) {
+        for (TopicPartition tp : parts) {
+            if (consumer.position(tp) < end.get(tp)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void apply(ObjectChanged change) {
+        String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
+        synchronized (lock) {
+            if (change.getType() == ChangeType.DELETED) {
+                objects.remove(key);
+            } else {
+                objects.put(key, change);
+            }
+            int p = ResourceVersions.partition(change.getResourceVersion(), positions.length);
+            positions[p] = Math.max(positions[p], change.getResourceVersion());
+            recent.addLast(change);
+            while (recent.size() > retained) {
+                ObjectChanged old = recent.removeFirst();
+                int op = ResourceVersions.partition(old.getResourceVersion(), positions.length);
+                evictedUpTo[op] = Math.max(evictedUpTo[op], old.getResourceVersion());
+            }
+            applied++;
+            if (!subscribers.isEmpty()) {
+                WatchEvent event = WatchEvent.of(change);
+                for (Sub s : subscribers) {
+                    if (s.filter().test(change)) {
+                        s.subscription().offer(event);
+                    }
+                }
+            }
+            List<CompletableFuture<Void>> waiting = positionWaiters.remove(key + "@" + change.getResourceVersion());
+            if (waiting != null) {
+                waiting.forEach(f -> f.complete(null));
+            }
+        }
+        CompletableFuture<ObjectChanged> pending = pendingRequests.remove(change.getEnvelope().getRequestId());
+        if (pending != null) {
+            pending.complete(change);
+        }
+        for (Listener l : listeners) {
+            try {
+                l.onChange(change);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: listener failed on {}: {}", clientId, key, e.toString(), e);
+            }
+        }
+    }
+
+    public boolean isReady() {
+        return ready.getCount() == 0 && failure == null && !closed;
+    }
+
+    public void awaitReady(Duration timeout) throws TimeoutException, InterruptedException {
+        if (!ready.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new TimeoutException(clientId + ": the view did not catch up with the log within " + timeout);
+        }
+    }
+
+    public Optional<ObjectChanged> get(String key) {
+        return Optional.ofNullable(objects.get(key));
+    }
+
+    public Optional<ObjectChanged> get(String kind, String namespace, String name) {
+        return get(Keys.of(kind, namespace, name));
+    }
+
+    /** Objects of one kind, in one namespace or (null) all, in key order. */
+    public Collection<ObjectChanged> list(String kind, String namespace) {
+        String prefix = Keys.prefix(kind, namespace);
+        return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+    }
+
+    public int size() {
+        return objects.size();
+    }
+
+    /** A consistent list and the position it reflects. */
+    public Snapshot snapshot(String kind, String namespace, Predicate<ObjectChanged> filter) {
+        synchronized (lock) {
+            List<ObjectChanged> items = new ArrayList<>();
+            for (ObjectChanged c : list(kind, namespace)) {
+                if (filter.test(c)) {
+                    items.add(c);
+                }
+            }
+            return new Snapshot(items, ResourceVersions.copy(positions));
+        }
+    }
+
+    public long[] positions() {
+        synchronized (lock) {
+            return ResourceVersions.copy(positions);
+        }
+    }
+
+    /**
+     * Watches changes after {@code from} (exclusive) that pass {@code filter}.
+     *
+     * @throws GoneException when changes after {@code from} are no longer retained
+     */
+    public Subscription watch(long[] from, Predicate<ObjectChanged> filter, int buffer) throws GoneException {
+        synchronized (lock) {
+            for (int p = 0; p < from.length; p++) {
+                if (from[p] < evictedUpTo[p]) {
+                    throw new GoneException("too old resource version: " + from[p] + " (" + evictedUpTo[p] + ")");
+                }
+            }
+            Sub[] holder = new Sub[1];
+            Subscription s = new Subscription(buffer, () -> subscribers.remove(holder[0]));
+            holder[0] = new Sub(s, filter);
+            for (ObjectChanged c : recent) {
+                if (ResourceVersions.after(from, c.getResourceVersion()) && filter.test(c)) {
+                    s.offer(WatchEvent.of(c));
+                }
+            }
+            subscribers.add(holder[0]);
+            return s;
+        }
+    }
+
+    /** A watch that starts with a synthetic ADDED for every matching object, then follows changes. */
+    public Subscription watchFromNow(String kind, String namespace, Predicate<ObjectChanged> filter, int buffer) {
+        synchronized (lock) {
+            Sub[] holder = new Sub[1];
+            List<ObjectChanged> existing = new ArrayList<>();
+            for (ObjectChanged c : list(kind, namespace)) {
+                if (filter.test(c)) {
+                    existing.add(c);
+                }
+            }
+            Subscription s = new Subscription(Math.max(buffer, existing.size() + buffer), () -> subscribers.remove(holder[0]));
+            holder[0] = new Sub(s, filter);
+            existing.forEach(c -> s.offer(WatchEvent.existing(c)));
+            subscribers.add(holder[0]);
+            return s;
+        }
+    }
+
+    /** Completes when the change made by request {@code requestId} is applied. Register before sending. */
+    public CompletableFuture<ObjectChanged> awaitRequest(String requestId) {
+        return pendingRequests.computeIfAbsent(requestId, id -> new CompletableFuture<>());
+    }
+
+    public void forgetRequest(String requestId) {
+        pendingRequests.remove(requestId);
+    }
+
+    /**
+     * Completes when the object {@code key} is at {@code resourceVersion} or later (read-your-writes for a command the
+     * writer accepted without change).
+     */
+    public CompletableFuture<Void> awaitVersion(String key, long resourceVersion) {
+        synchronized (lock) {
+            ObjectChanged c = objects.get(key);
+            if (c != null && c.getResourceVersion() >= resourceVersion) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            positionWaiters.computeIfAbsent(key + "@" + resourceVersion, k -> new ArrayList<>()).add(f);
+            return f;
+        }
+    }
+
+    /** Total of the consumer's offsets: grows as the view reads the log (for lag display). */
+    public long consumedOffsets() {
+        return consumerPositionTotal;
+    }
+
+    public long appliedChanges() {
+        return applied;
+    }
+
+    public Throwable failure() {
+        return failure;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (consumer != null) {
+            consumer.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.eventplane.core.decide;
+
+import io.eventplane.log.StatusCause;
+import java.time.Instant;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What one kind adds to the generic write rules: defaulting, validation and graceful deletion. Pure: no I/O, time
+ * comes from the command.
+ */
+public interface KindRules<T extends SpecificRecord> {
+
+    /** Kubernetes' defaulting, applied to every object written (create and update) before validation. */
+    default T defaults(T object) {
+        return object;
+    }
+
+    /** The object as the writer stores it on creation: defaults filled in, server-owned status initialised. */
+    T prepareForCreate(T object, Instant now);
+
+    /** Causes of an invalid object; empty when valid. Runs on creation and after every update. */
+    List<StatusCause> validate(T object);
+
+    /** Causes of a forbidden transition from {@code old} to {@code updated} (immutable fields); empty when allowed. */
+    default List<StatusCause> validateUpdate(T old, T updated) {
+        return List.of();
+    }
+
+    /** A status written through the status subresource, checked against the stored object. */
+    default List<StatusCause> validateStatusUpdate(T old, T updated) {
+        return List.of();
+    }
+
+    /**
+     * The grace period a deletion gets when the request names none or names one; 0 deletes at once. Only pods are
+     * deleted gracefully.
+     */
+    default long gracePeriodSeconds(T object, Long requested) {
+        return 0;
+    }
+}

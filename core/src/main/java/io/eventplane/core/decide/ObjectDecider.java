@@ -1,0 +1,362 @@
+package io.eventplane.core.decide;
+
+import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.Command;
+import io.eventplane.log.CommandOutcome;
+import io.eventplane.log.DeleteOptions;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.log.StatusCause;
+import io.eventplane.model.ObjectMeta;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The single writer's decision for any kind: {@code decide(command, current, position) -> change + outcome}. Generic
+ * rules (existence, preconditions, server-owned metadata, generation, finalizers, graceful deletion) live here; what a
+ * kind adds comes from its {@link KindRules}. Pure and deterministic: the clock is the command's own timestamp and the
+ * uid derives from the log position, so re-deciding a command after an aborted transaction gives the same result.
+ */
+public final class ObjectDecider {
+    public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+    public static final String ORPHAN_FINALIZER = "orphan";
+
+    private final RulesRegistry rules;
+
+    public ObjectDecider(RulesRegistry rules) {
+        this.rules = rules;
+    }
+
+    /**
+     * @param command  the command, keyed by its object
+     * @param current  the object's last change, or null when it does not exist
+     * @param position the resourceVersion this decision is made at (derived from the command's log position)
+     */
+    public Decision decide(Command command, ObjectChanged current, long position) {
+        Optional<KindInfo> kind = Kinds.byKind(command.getKind());
+        if (kind.isEmpty()) {
+            return reject(command, Rejection.badRequest("unknown kind \"" + command.getKind() + "\""));
+        }
+        try {
+            return switch (command.getVerb()) {
+                case CREATE -> create(command, kind.get(), current, position);
+                case UPDATE -> update(command, kind.get(), current, position, false);
+                case UPDATE_STATUS -> update(command, kind.get(), current, position, true);
+                case DELETE -> delete(command, kind.get(), current, position);
+                case BIND -> bind(command, kind.get(), current, position);
+                default -> reject(command, Rejection.badRequest("unknown verb " + command.getVerb()));
+            };
+        } catch (RejectedException e) {
+            return reject(command, e.rejection);
+        }
+    }
+
+    private Decision create(Command command, KindInfo kind, ObjectChanged current, long position) {
+        if (current != null) {
+            throw new RejectedException(Rejection.alreadyExists(resource(kind), command.getName()));
+        }
+        SpecificRecord object = defaults(kind, requireObject(command, kind));
+        Instant now = seconds(command.getEnvelope().getTime());
+        ObjectMeta in = ObjectAccess.meta(object);
+        checkIdentity(command, kind, in);
+        ObjectMeta meta = ObjectMeta.newBuilder(in)
+                .setName(command.getName())
+                .setNamespace(kind.namespaced() ? command.getNamespace() : null)
+                .setUid(uid(command, position))
+                .setResourceVersion(Long.toString(position))
+                .setGeneration(1L)
+                .setCreationTimestamp(now)
+                .setDeletionTimestamp(null)
+                .setDeletionGracePeriodSeconds(null)
+                .build();
+        @SuppressWarnings("unchecked")
+        KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
+        SpecificRecord prepared = r.prepareForCreate(ObjectAccess.withMeta(object, meta), now);
+        List<StatusCause> causes = new ArrayList<>();
+        nameCauses(kind, command.getName(), causes);
+        causes.addAll(r.validate(prepared));
+        if (!causes.isEmpty()) {
+            throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+        }
+        return accept(command, ChangeType.CREATED, prepared, null, position);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Decision update(Command command, KindInfo kind, ObjectChanged current, long position, boolean status) {
+        KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
+        SpecificRecord stored = requireExisting(command, kind, current);
+        SpecificRecord object = status ? requireObject(command, kind) : defaults(kind, requireObject(command, kind));
+        ObjectMeta in = ObjectAccess.meta(object);
+        checkIdentity(command, kind, in);
+        ObjectMeta old = ObjectAccess.meta(stored);
+        checkPreconditions(command, kind, old, in.getUid(), in.getResourceVersion());
+        if (status && !kind.hasStatus()) {
+            throw new RejectedException(Rejection.badRequest(resource(kind) + " have no status subresource"));
+        }
+        SpecificRecord next;
+        if (status) {
+            // The status subresource changes status and nothing else.
+            next = ObjectAccess.with(stored, "status", ObjectAccess.field(object, "status"));
+            List<StatusCause> causes = r.validateStatusUpdate(stored, next);
+            if (!causes.isEmpty()) {
+                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+            }
+        } else {
+            next = object;
+            if (kind.hasStatus()) {
+                next = ObjectAccess.with(next, "status", ObjectAccess.field(stored, "status"));
+            }
+            ObjectMeta.Builder meta = ObjectMeta.newBuilder(in)
+                    .setName(old.getName())
+                    .setNamespace(old.getNamespace())
+                    .setUid(old.getUid())
+                    .setCreationTimestamp(old.getCreationTimestamp())
+                    .setDeletionTimestamp(old.getDeletionTimestamp())
+                    .setDeletionGracePeriodSeconds(old.getDeletionGracePeriodSeconds())
+                    .setGenerateName(in.getGenerateName() == null ? old.getGenerateName() : in.getGenerateName())
+                    .setGeneration(old.getGeneration());
+            next = ObjectAccess.withMeta(next, meta.build());
+            List<StatusCause> causes = new ArrayList<>();
+            if (old.getDeletionTimestamp() != null) {
+                List<String> added = new ArrayList<>(list(ObjectAccess.meta(next).getFinalizers()));
+                added.removeAll(list(old.getFinalizers()));
+                if (!added.isEmpty()) {
+                    causes.add(Causes.forbidden("metadata.finalizers",
+                            "no new finalizers can be added if the object is being deleted, found new finalizers "
+                                    + added));
+                }
+            }
+            causes.addAll(r.validateUpdate(stored, next));
+            causes.addAll(r.validate(next));
+            if (!causes.isEmpty()) {
+                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+            }
+            if (!ObjectAccess.sameSpec(stored, next)) {
+                next = ObjectAccess.withMeta(next, ObjectMeta.newBuilder(ObjectAccess.meta(next))
+                        .setGeneration(old.getGeneration() == null ? 1L : old.getGeneration() + 1).build());
+            }
+        }
+        ObjectMeta nextMeta = ObjectMeta.newBuilder(ObjectAccess.meta(next)).setResourceVersion(old.getResourceVersion()).build();
+        next = ObjectAccess.withMeta(next, nextMeta);
+        if (next.equals(stored)) {
+            return noop(command, current);
+        }
+        if (old.getDeletionTimestamp() != null && list(nextMeta.getFinalizers()).isEmpty()
+                && zero(old.getDeletionGracePeriodSeconds())) {
+            // The last finalizer is gone and no grace period is running: the object goes away now.
+            return accept(command, ChangeType.DELETED, next, current, position);
+        }
+        return accept(command, status ? ChangeType.STATUS_UPDATED : ChangeType.UPDATED, next, current, position);
+    }
+
+    private Decision delete(Command command, KindInfo kind, ObjectChanged current, long position) {
+        SpecificRecord stored = requireExisting(command, kind, current);
+        ObjectMeta old = ObjectAccess.meta(stored);
+        checkPreconditions(command, kind, old, command.getPreconditions().getUid(),
+                command.getPreconditions().getResourceVersion());
+        DeleteOptions options = command.getDeleteOptions() == null ? new DeleteOptions() : command.getDeleteOptions();
+        if (options.getGracePeriodSeconds() != null && options.getGracePeriodSeconds() < 0) {
+            throw new RejectedException(Rejection.invalid("DeleteOptions", command.getName(),
+                    List.of(Causes.invalid("gracePeriodSeconds", options.getGracePeriodSeconds(),
+                            "must be greater than or equal to 0"))));
+        }
+        Instant now = seconds(command.getEnvelope().getTime());
+        @SuppressWarnings("unchecked")
+        KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
+        long grace = r.gracePeriodSeconds(stored, options.getGracePeriodSeconds());
+        List<String> finalizers = new ArrayList<>(list(old.getFinalizers()));
+        String policy = options.getPropagationPolicy();
+        if (policy != null && !List.of("Foreground", "Background", "Orphan").contains(policy)) {
+            throw new RejectedException(Rejection.invalid("DeleteOptions", command.getName(),
+                    List.of(Causes.notSupported("propagationPolicy", policy, List.of("Foreground", "Background", "Orphan")))));
+        }
+        if (old.getDeletionTimestamp() == null) {
+            // Propagation is recorded as a finalizer; the garbage collector acts on it.
+            if ("Foreground".equals(policy) && !finalizers.contains(FOREGROUND_FINALIZER)) {
+                finalizers.add(FOREGROUND_FINALIZER);
+            } else if ("Orphan".equals(policy) && !finalizers.contains(ORPHAN_FINALIZER)) {
+                finalizers.add(ORPHAN_FINALIZER);
+            }
+        }
+        if (grace == 0 && finalizers.isEmpty()) {
+            return accept(command, ChangeType.DELETED, stored, current, position);
+        }
+        Instant deadline = now.plusSeconds(grace);
+        if (old.getDeletionTimestamp() != null) {
+            // Already terminating: a delete may only shorten the grace period.
+            if (!deadline.isBefore(old.getDeletionTimestamp()) && finalizers.equals(list(old.getFinalizers()))) {
+                return noop(command, current);
+            }
+            if (!deadline.isBefore(old.getDeletionTimestamp())) {
+                deadline = old.getDeletionTimestamp();
+                grace = old.getDeletionGracePeriodSeconds() == null ? 0 : old.getDeletionGracePeriodSeconds();
+            }
+        }
+        ObjectMeta meta = ObjectMeta.newBuilder(old)
+                .setDeletionTimestamp(deadline)
+                .setDeletionGracePeriodSeconds(grace)
+                .setFinalizers(finalizers.isEmpty() ? old.getFinalizers() : finalizers)
+                .build();
+        return accept(command, ChangeType.DELETION_STARTED, ObjectAccess.withMeta(stored, meta), current, position);
+    }
+
+    private Decision bind(Command command, KindInfo kind, ObjectChanged current, long position) {
+        if (kind != Kinds.POD) {
+            throw new RejectedException(Rejection.badRequest("only pods can be bound"));
+        }
+        SpecificRecord stored = requireExisting(command, kind, current);
+        ObjectMeta old = ObjectAccess.meta(stored);
+        checkPreconditions(command, kind, old, command.getPreconditions().getUid(),
+                command.getPreconditions().getResourceVersion());
+        if (command.getNodeName() == null || command.getNodeName().isEmpty()) {
+            throw new RejectedException(Rejection.invalid("Binding", command.getName(),
+                    List.of(Causes.required("target.name"))));
+        }
+        SpecificRecord bound = PodRules.bind((io.eventplane.model.Pod) stored, command.getNodeName(),
+                seconds(command.getEnvelope().getTime()), command.getName());
+        return accept(command, ChangeType.BOUND, bound, current, position);
+    }
+
+    // --- helpers
+
+    private KindRules<? extends SpecificRecord> rulesFor(KindInfo kind) {
+        return rules.rulesFor(kind);
+    }
+
+    @SuppressWarnings("unchecked")
+    private SpecificRecord defaults(KindInfo kind, SpecificRecord object) {
+        return ((KindRules<SpecificRecord>) rulesFor(kind)).defaults(object);
+    }
+
+    private static SpecificRecord requireObject(Command command, KindInfo kind) {
+        Object o = command.getObject();
+        if (o == null) {
+            throw new RejectedException(Rejection.badRequest("the command carries no object"));
+        }
+        if (!kind.type().isInstance(o)) {
+            throw new RejectedException(Rejection.badRequest("the command is about a " + kind.kind()
+                    + " but carries a " + o.getClass().getSimpleName()));
+        }
+        return (SpecificRecord) o;
+    }
+
+    private static SpecificRecord requireExisting(Command command, KindInfo kind, ObjectChanged current) {
+        if (current == null) {
+            throw new RejectedException(Rejection.notFound(resource(kind), command.getName()));
+        }
+        return (SpecificRecord) current.getObject();
+    }
+
+    private static void checkIdentity(Command command, KindInfo kind, ObjectMeta in) {
+        if (in.getName() != null && !in.getName().isEmpty() && !in.getName().equals(command.getName())) {
+            throw new RejectedException(Rejection.badRequest("the name of the object (" + in.getName()
+                    + ") does not match the name on the URL (" + command.getName() + ")"));
+        }
+        if (kind.namespaced() && in.getNamespace() != null && !in.getNamespace().isEmpty()
+                && !in.getNamespace().equals(command.getNamespace())) {
+            throw new RejectedException(Rejection.badRequest("the namespace of the provided object does not match "
+                    + "the namespace sent on the request"));
+        }
+    }
+
+    private static void checkPreconditions(Command command, KindInfo kind, ObjectMeta old, String uid, String rv) {
+        if (uid != null && !uid.isEmpty() && !uid.equals(old.getUid())) {
+            throw new RejectedException(Rejection.conflict(resource(kind), command.getName(),
+                    "Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + old.getUid()));
+        }
+        if (rv != null && !rv.isEmpty() && !rv.equals(old.getResourceVersion())) {
+            throw new RejectedException(Rejection.conflict(resource(kind), command.getName(),
+                    "the object has been modified; please apply your changes to the latest version and try again"));
+        }
+    }
+
+    private static void nameCauses(KindInfo kind, String name, List<StatusCause> causes) {
+        (kind == Kinds.NAMESPACE ? Names.label("metadata.name", name) : Names.subdomain("metadata.name", name))
+                .ifPresent(causes::add);
+    }
+
+    private static Decision accept(Command command, ChangeType type, SpecificRecord object, ObjectChanged previous,
+                                   long position) {
+        ObjectMeta meta = ObjectMeta.newBuilder(ObjectAccess.meta(object))
+                .setResourceVersion(Long.toString(position)).build();
+        SpecificRecord stored = ObjectAccess.withMeta(object, meta);
+        ObjectChanged change = ObjectChanged.newBuilder()
+                .setEnvelope(command.getEnvelope())
+                .setType(type)
+                .setKind(command.getKind())
+                .setNamespace(command.getNamespace())
+                .setName(command.getName())
+                .setUid(meta.getUid())
+                .setResourceVersion(position)
+                .setPreviousResourceVersion(previous == null ? 0 : previous.getResourceVersion())
+                .setObject(stored)
+                .build();
+        return new Decision(Optional.of(change), outcome(command, true, position, 200, "", "", List.of()).setChanged(true).build());
+    }
+
+    private static Decision noop(Command command, ObjectChanged current) {
+        return new Decision(Optional.empty(),
+                outcome(command, true, current.getResourceVersion(), 200, "", "", List.of()).build());
+    }
+
+    private static Decision reject(Command command, Rejection r) {
+        return new Decision(Optional.empty(), outcome(command, false, null, r.code(), r.reason(), r.message(), r.causes()).build());
+    }
+
+    private static CommandOutcome.Builder outcome(Command c, boolean accepted, Long rv, int code, String reason, String message,
+                                          List<StatusCause> causes) {
+        return CommandOutcome.newBuilder()
+                .setEnvelope(c.getEnvelope())
+                .setKind(c.getKind())
+                .setNamespace(c.getNamespace())
+                .setName(c.getName())
+                .setAccepted(accepted)
+                .setResourceVersion(rv)
+                .setCode(code)
+                .setReason(reason)
+                .setMessage(message)
+                .setCauses(causes);
+    }
+
+    /** {@code pods}, or {@code leases.coordination.k8s.io}: how Kubernetes names a resource in messages. */
+    public static String resource(KindInfo kind) {
+        return kind.group().isEmpty() ? kind.plural() : kind.plural() + "." + kind.group();
+    }
+
+    private static String uid(Command command, long position) {
+        String seed = Keys.of(command.getKind(), command.getNamespace(), command.getName()) + "@" + position;
+        return UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    private static Instant seconds(Instant t) {
+        return t.truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    private static boolean zero(Long grace) {
+        return grace == null || grace == 0;
+    }
+
+    private static List<String> list(List<String> l) {
+        return l == null ? List.of() : l;
+    }
+
+    /** A rejection thrown from deep inside a decision; caught once in {@link #decide}. */
+    static final class RejectedException extends RuntimeException {
+        final Rejection rejection;
+
+        RejectedException(Rejection rejection) {
+            super(rejection.message(), null, false, false);
+            this.rejection = Objects.requireNonNull(rejection);
+        }
+    }
+}

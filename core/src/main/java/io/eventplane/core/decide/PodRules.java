@@ -1,0 +1,398 @@
+package io.eventplane.core.decide;
+
+import io.eventplane.core.codec.Quantity;
+import io.eventplane.log.StatusCause;
+import io.eventplane.model.Container;
+import io.eventplane.model.ContainerPort;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.Pod;
+import io.eventplane.model.PodCondition;
+import io.eventplane.model.PodSpec;
+import io.eventplane.model.PodStatus;
+import io.eventplane.model.ResourceRequirements;
+import io.eventplane.model.Toleration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** Pod defaulting, validation and deletion rules (spec/pods.md sections 1, 2, 12 and 14). */
+public final class PodRules implements KindRules<Pod> {
+    static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never");
+    static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
+    static final List<String> TERMINAL = List.of("Succeeded", "Failed");
+    static final long DEFAULT_GRACE = 30;
+    static final long DEFAULT_TOLERATION_SECONDS = 300;
+
+    @Override
+    public Pod defaults(Pod pod) {
+        if (pod.getSpec() == null) {
+            return pod;
+        }
+        PodSpec.Builder spec = PodSpec.newBuilder(pod.getSpec());
+        if (spec.getRestartPolicy() == null) {
+            spec.setRestartPolicy("Always");
+        }
+        if (spec.getTerminationGracePeriodSeconds() == null) {
+            spec.setTerminationGracePeriodSeconds(DEFAULT_GRACE);
+        }
+        if (spec.getDnsPolicy() == null) {
+            spec.setDnsPolicy("ClusterFirst");
+        }
+        if (spec.getSchedulerName() == null) {
+            spec.setSchedulerName("default-scheduler");
+        }
+        if (spec.getEnableServiceLinks() == null) {
+            spec.setEnableServiceLinks(true);
+        }
+        if (spec.getPriority() == null) {
+            spec.setPriority(0);
+        }
+        spec.setContainers(defaultContainers(spec.getContainers()));
+        spec.setInitContainers(defaultContainers(spec.getInitContainers()));
+        spec.setTolerations(defaultTolerations(spec.getTolerations()));
+        return Pod.newBuilder(pod).setSpec(spec.build()).build();
+    }
+
+    private static List<Container> defaultContainers(List<Container> containers) {
+        if (containers == null) {
+            return null;
+        }
+        List<Container> out = new ArrayList<>(containers.size());
+        for (Container c : containers) {
+            Container.Builder b = Container.newBuilder(c);
+            if (b.getTerminationMessagePath() == null) {
+                b.setTerminationMessagePath("/dev/termination-log");
+            }
+            if (b.getTerminationMessagePolicy() == null) {
+                b.setTerminationMessagePolicy("File");
+            }
+            if (b.getImagePullPolicy() == null && b.getImage() != null) {
+                b.setImagePullPolicy(imagePullPolicy(b.getImage()));
+            }
+            if (b.getPorts() != null) {
+                List<ContainerPort> ports = new ArrayList<>();
+                for (ContainerPort p : b.getPorts()) {
+                    ports.add(p.getProtocol() == null ? ContainerPort.newBuilder(p).setProtocol("TCP").build() : p);
+                }
+                b.setPorts(ports);
+            }
+            if (b.getResources() != null && b.getResources().getLimits() != null) {
+                // Requests default to limits for every resource that has a limit but no request.
+                ResourceRequirements r = b.getResources();
+                Map<String, String> requests = r.getRequests() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(r.getRequests());
+                r.getLimits().forEach(requests::putIfAbsent);
+                b.setResources(ResourceRequirements.newBuilder(r).setRequests(requests).build());
+            }
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    static String imagePullPolicy(String image) {
+        String last = image.substring(image.lastIndexOf('/') + 1);
+        if (last.contains("@")) {
+            return "IfNotPresent";
+        }
+        int colon = last.lastIndexOf(':');
+        return colon < 0 || last.substring(colon + 1).equals("latest") ? "Always" : "IfNotPresent";
+    }
+
+    /** DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 300 s unless the pod says otherwise. */
+    private static List<Toleration> defaultTolerations(List<Toleration> tolerations) {
+        List<Toleration> out = tolerations == null ? new ArrayList<>() : new ArrayList<>(tolerations);
+        for (String key : List.of("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")) {
+            boolean present = out.stream().anyMatch(t -> (t.getKey() == null && "Exists".equals(t.getOperator()))
+                    || (key.equals(t.getKey()) && (t.getEffect() == null || "NoExecute".equals(t.getEffect()))));
+            if (!present) {
+                out.add(Toleration.newBuilder().setKey(key).setOperator("Exists").setEffect("NoExecute")
+                        .setTolerationSeconds(DEFAULT_TOLERATION_SECONDS).build());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Pod prepareForCreate(Pod pod, Instant now) {
+        PodStatus status = PodStatus.newBuilder().setPhase("Pending").setQosClass(qosClass(pod.getSpec())).build();
+        return Pod.newBuilder(pod).setStatus(status).build();
+    }
+
+    @Override
+    public List<StatusCause> validate(Pod pod) {
+        List<StatusCause> causes = new ArrayList<>();
+        PodSpec spec = pod.getSpec();
+        if (spec == null) {
+            causes.add(Causes.required("spec"));
+            return causes;
+        }
+        if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
+            causes.add(Causes.required("spec.containers")); // POD-1.2
+        }
+        Set<String> names = new HashSet<>();
+        validateContainers("spec.containers", spec.getContainers(), names, causes, false);
+        validateContainers("spec.initContainers", spec.getInitContainers(), names, causes, true);
+        if (spec.getRestartPolicy() != null && !RESTART_POLICIES.contains(spec.getRestartPolicy())) {
+            causes.add(Causes.notSupported("spec.restartPolicy", spec.getRestartPolicy(), RESTART_POLICIES));
+        }
+        if (spec.getActiveDeadlineSeconds() != null && spec.getActiveDeadlineSeconds() <= 0) {
+            causes.add(Causes.invalid("spec.activeDeadlineSeconds", spec.getActiveDeadlineSeconds(),
+                    "must be between 1 and 2147483647, inclusive"));
+        }
+        if (spec.getTerminationGracePeriodSeconds() != null && spec.getTerminationGracePeriodSeconds() < 0) {
+            causes.add(Causes.invalid("spec.terminationGracePeriodSeconds", spec.getTerminationGracePeriodSeconds(),
+                    "must be greater than or equal to 0"));
+        }
+        if (spec.getTolerations() != null) {
+            for (int i = 0; i < spec.getTolerations().size(); i++) {
+                Toleration t = spec.getTolerations().get(i);
+                String f = "spec.tolerations[" + i + "]";
+                if (t.getOperator() != null && !List.of("Exists", "Equal").contains(t.getOperator())) {
+                    causes.add(Causes.notSupported(f + ".operator", t.getOperator(), List.of("Equal", "Exists")));
+                }
+                if ("Exists".equals(t.getOperator()) && t.getValue() != null && !t.getValue().isEmpty()) {
+                    causes.add(Causes.invalid(f + ".operator", t.getOperator(),
+                            "value must be empty when `operator` is 'Exists'"));
+                }
+                if (t.getEffect() != null && !t.getEffect().isEmpty()
+                        && !List.of("NoSchedule", "PreferNoSchedule", "NoExecute").contains(t.getEffect())) {
+                    causes.add(Causes.notSupported(f + ".effect", t.getEffect(),
+                            List.of("NoExecute", "NoSchedule", "PreferNoSchedule")));
+                }
+                if (t.getTolerationSeconds() != null && !"NoExecute".equals(t.getEffect())) {
+                    causes.add(Causes.invalid(f + ".effect", t.getEffect(),
+                            "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+                }
+            }
+        }
+        return causes;
+    }
+
+    private static void validateContainers(String path, List<Container> containers, Set<String> names,
+                                           List<StatusCause> causes, boolean init) {
+        if (containers == null) {
+            return;
+        }
+        for (int i = 0; i < containers.size(); i++) {
+            Container c = containers.get(i);
+            String f = path + "[" + i + "]";
+            Names.label(f + ".name", c.getName()).ifPresent(causes::add);
+            if (c.getName() != null && !names.add(c.getName())) {
+                causes.add(Causes.duplicate(f + ".name", c.getName())); // POD-1.7
+            }
+            if (c.getImage() == null || c.getImage().isBlank()) {
+                causes.add(Causes.required(f + ".image"));
+            }
+            if (c.getRestartPolicy() != null) {
+                if (!init) {
+                    causes.add(Causes.forbidden(f + ".restartPolicy", "may not be set for non-init containers"));
+                } else if (!"Always".equals(c.getRestartPolicy())) {
+                    causes.add(Causes.notSupported(f + ".restartPolicy", c.getRestartPolicy(), List.of("Always")));
+                }
+            }
+            if (c.getPorts() != null) {
+                for (int j = 0; j < c.getPorts().size(); j++) {
+                    ContainerPort p = c.getPorts().get(j);
+                    String pf = f + ".ports[" + j + "]";
+                    if (p.getContainerPort() == null) {
+                        causes.add(Causes.required(pf + ".containerPort"));
+                    } else if (p.getContainerPort() < 1 || p.getContainerPort() > 65535) {
+                        causes.add(Causes.invalid(pf + ".containerPort", p.getContainerPort(),
+                                "must be between 1 and 65535, inclusive"));
+                    }
+                    if (p.getProtocol() != null && !PROTOCOLS.contains(p.getProtocol())) {
+                        causes.add(Causes.notSupported(pf + ".protocol", p.getProtocol(), PROTOCOLS));
+                    }
+                }
+            }
+            ResourceRequirements r = c.getResources();
+            if (r != null) {
+                validateQuantities(f + ".resources.requests", r.getRequests(), causes);
+                validateQuantities(f + ".resources.limits", r.getLimits(), causes);
+                if (r.getRequests() != null && r.getLimits() != null) {
+                    for (Map.Entry<String, String> e : r.getRequests().entrySet()) {
+                        String limit = r.getLimits().get(e.getKey());
+                        if (limit != null && parses(limit) && parses(e.getValue())
+                                && Quantity.parse(e.getValue()).compareTo(Quantity.parse(limit)) > 0) {
+                            causes.add(Causes.invalid(f + ".resources.requests", e.getValue(),
+                                    "must be less than or equal to " + e.getKey() + " limit of " + limit));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void validateQuantities(String path, Map<String, String> values, List<StatusCause> causes) {
+        if (values == null) {
+            return;
+        }
+        values.forEach((k, v) -> {
+            if (!parses(v)) {
+                causes.add(Causes.invalid(path + "[" + k + "]", v, "quantities must match the regular expression "
+                        + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+            } else if (Quantity.parse(v).milliValue() < 0) {
+                causes.add(Causes.invalid(path + "[" + k + "]", v, "must be greater than or equal to 0"));
+            }
+        });
+    }
+
+    private static boolean parses(String q) {
+        try {
+            Quantity.parse(q);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** POD-2.8 / POD-2.9: which spec fields an update may change. */
+    @Override
+    public List<StatusCause> validateUpdate(Pod old, Pod updated) {
+        List<StatusCause> causes = new ArrayList<>();
+        PodSpec o = old.getSpec();
+        PodSpec n = updated.getSpec();
+        if (o == null || n == null) {
+            return causes;
+        }
+        Long oldDeadline = o.getActiveDeadlineSeconds();
+        Long newDeadline = n.getActiveDeadlineSeconds();
+        if (!Objects.equals(oldDeadline, newDeadline)) {
+            boolean allowed = (oldDeadline == null && newDeadline != null && newDeadline > 0)
+                    || (oldDeadline != null && newDeadline != null && newDeadline >= 0 && newDeadline < oldDeadline);
+            if (!allowed) {
+                causes.add(Causes.invalid("spec.activeDeadlineSeconds", newDeadline == null ? "null" : newDeadline,
+                        "must be less than or equal to previous value and may not be unset once set"));
+            }
+        }
+        List<Toleration> oldTolerations = o.getTolerations() == null ? List.of() : o.getTolerations();
+        List<Toleration> newTolerations = n.getTolerations() == null ? List.of() : n.getTolerations();
+        if (!newTolerations.containsAll(oldTolerations)) {
+            causes.add(Causes.forbidden("spec.tolerations", "existing toleration can not be modified except its tolerationSeconds"));
+        }
+        // Everything else must be equal once the mutable fields are taken from the old spec.
+        PodSpec.Builder masked = PodSpec.newBuilder(n)
+                .setActiveDeadlineSeconds(o.getActiveDeadlineSeconds())
+                .setTolerations(o.getTolerations())
+                .setContainers(withImages(n.getContainers(), o.getContainers()))
+                .setInitContainers(withImages(n.getInitContainers(), o.getInitContainers()));
+        if (!masked.build().equals(o)) {
+            causes.add(Causes.forbidden("spec", "pod updates may not change fields other than "
+                    + "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                    + "`spec.tolerations` (only additions to existing tolerations),"
+                    + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"));
+        }
+        return causes;
+    }
+
+    /** {@code updated} with each container's image taken from {@code old} (same count and order), else unchanged. */
+    private static List<Container> withImages(List<Container> updated, List<Container> old) {
+        if (updated == null || old == null || updated.size() != old.size()) {
+            return updated;
+        }
+        List<Container> out = new ArrayList<>(updated.size());
+        for (int i = 0; i < updated.size(); i++) {
+            out.add(Container.newBuilder(updated.get(i)).setImage(old.get(i).getImage())
+                    .setImagePullPolicy(old.get(i).getImagePullPolicy()).build());
+        }
+        return out;
+    }
+
+    @Override
+    public long gracePeriodSeconds(Pod pod, Long requested) {
+        if (pod.getSpec() == null || pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty()) {
+            return 0; // never scheduled: nothing runs that could be stopped gracefully
+        }
+        if (pod.getStatus() != null && TERMINAL.contains(pod.getStatus().getPhase())) {
+            return 0;
+        }
+        if (requested != null) {
+            return requested;
+        }
+        Long spec = pod.getSpec().getTerminationGracePeriodSeconds();
+        return spec == null ? DEFAULT_GRACE : spec;
+    }
+
+    /** The pod bound to {@code node}, with PodScheduled=True (POD-1.13: bound exactly once). */
+    static Pod bind(Pod pod, String node, Instant now, String name) {
+        if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+            throw new ObjectDecider.RejectedException(Rejection.conflict("pods/binding", name,
+                    "pod " + name + " is already assigned to node \"" + pod.getSpec().getNodeName() + "\""));
+        }
+        ObjectMeta meta = pod.getMetadata();
+        if (meta != null && meta.getDeletionTimestamp() != null) {
+            throw new ObjectDecider.RejectedException(Rejection.conflict("pods/binding", name,
+                    "pod " + name + " is being deleted, cannot be assigned to a host"));
+        }
+        PodSpec spec = PodSpec.newBuilder(pod.getSpec()).setNodeName(node).build();
+        PodStatus status = pod.getStatus() == null ? new PodStatus() : PodStatus.newBuilder(pod.getStatus()).build();
+        status.setConditions(setCondition(status.getConditions(), PodCondition.newBuilder()
+                .setType("PodScheduled").setStatus("True").setLastTransitionTime(now).build()));
+        return Pod.newBuilder(pod).setSpec(spec).setStatus(status).build();
+    }
+
+    /** Replaces the condition of the same type, keeping lastTransitionTime when the status did not change. */
+    public static List<PodCondition> setCondition(List<PodCondition> conditions, PodCondition c) {
+        List<PodCondition> out = new ArrayList<>();
+        boolean replaced = false;
+        if (conditions != null) {
+            for (PodCondition existing : conditions) {
+                if (existing.getType().equals(c.getType())) {
+                    PodCondition next = c;
+                    if (Objects.equals(existing.getStatus(), c.getStatus()) && existing.getLastTransitionTime() != null) {
+                        next = PodCondition.newBuilder(c).setLastTransitionTime(existing.getLastTransitionTime()).build();
+                    }
+                    out.add(next);
+                    replaced = true;
+                } else {
+                    out.add(existing);
+                }
+            }
+        }
+        if (!replaced) {
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** POD-14: Guaranteed, Burstable or BestEffort, from cpu and memory requests and limits. */
+    public static String qosClass(PodSpec spec) {
+        if (spec == null) {
+            return "BestEffort";
+        }
+        List<Container> all = new ArrayList<>();
+        if (spec.getContainers() != null) {
+            all.addAll(spec.getContainers());
+        }
+        if (spec.getInitContainers() != null) {
+            all.addAll(spec.getInitContainers());
+        }
+        boolean any = false;
+        boolean guaranteed = true;
+        for (Container c : all) {
+            Map<String, String> req = c.getResources() == null || c.getResources().getRequests() == null
+                    ? Map.of() : c.getResources().getRequests();
+            Map<String, String> lim = c.getResources() == null || c.getResources().getLimits() == null
+                    ? Map.of() : c.getResources().getLimits();
+            for (String r : List.of("cpu", "memory")) {
+                if (req.containsKey(r) || lim.containsKey(r)) {
+                    any = true;
+                }
+                String l = lim.get(r);
+                String q = req.getOrDefault(r, l);
+                if (l == null || q == null || !parses(l) || !parses(q)
+                        || Quantity.parse(l).compareTo(Quantity.parse(q)) != 0) {
+                    guaranteed = false;
+                }
+            }
+        }
+        if (!any) {
+            return "BestEffort";
+        }
+        return guaranteed ? "Guaranteed" : "Burstable";
+    }
+}

@@ -1,0 +1,43 @@
+package io.eventplane.core.decide;
+
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Which {@link KindRules} apply to which kind; kinds without their own rules get the generic ones. */
+public final class RulesRegistry {
+    private final Map<String, KindRules<? extends SpecificRecord>> byKind = new HashMap<>();
+
+    public static RulesRegistry standard() {
+        RulesRegistry r = new RulesRegistry();
+        r.register(Kinds.POD, new PodRules());
+        r.register(Kinds.NAMESPACE, new NamespaceRules());
+        return r;
+    }
+
+    public RulesRegistry register(KindInfo kind, KindRules<? extends SpecificRecord> rules) {
+        byKind.put(kind.kind(), rules);
+        return this;
+    }
+
+    public KindRules<? extends SpecificRecord> rulesFor(KindInfo kind) {
+        return byKind.getOrDefault(kind.kind(), GenericRules.INSTANCE);
+    }
+
+    /** Rules for kinds that add nothing to the generic ones. */
+    static final class GenericRules implements KindRules<SpecificRecord> {
+        static final GenericRules INSTANCE = new GenericRules();
+
+        @Override
+        public SpecificRecord prepareForCreate(SpecificRecord object, java.time.Instant now) {
+            return object;
+        }
+
+        @Override
+        public java.util.List<io.eventplane.log.StatusCause> validate(SpecificRecord object) {
+            return java.util.List.of();
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.eventplane.core.kinds;
+
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What the control plane knows about one kind: where it is served, how it is keyed and which Avro record holds it.
+ *
+ * @param kind       the Kubernetes kind, e.g. {@code Pod}
+ * @param group      API group, empty for the core group
+ * @param version    API version within the group
+ * @param plural     the resource name in URLs, e.g. {@code pods}
+ * @param singular   the singular resource name, e.g. {@code pod}
+ * @param shortNames kubectl short names, e.g. {@code po}
+ * @param namespaced whether objects live in a namespace
+ * @param hasStatus  whether the kind has a status subresource (updates through the main resource keep status)
+ * @param type       the generated Avro class
+ */
+public record KindInfo(String kind, String group, String version, String plural, String singular,
+                       java.util.List<String> shortNames, boolean namespaced, boolean hasStatus,
+                       Class<? extends SpecificRecord> type) {
+
+    /** {@code v1} for the core group, {@code group/version} otherwise: the object's apiVersion. */
+    public String apiVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
+    }
+}

@@ -1,0 +1,66 @@
+package io.eventplane.core.kinds;
+
+import io.eventplane.model.Event;
+import io.eventplane.model.Lease;
+import io.eventplane.model.Namespace;
+import io.eventplane.model.Node;
+import io.eventplane.model.Pod;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+
+/** The registry of every kind the control plane stores. Adding a kind: its schema, a union branch in log.avdl, a line here. */
+public final class Kinds {
+    public static final KindInfo POD = new KindInfo("Pod", "", "v1", "pods", "pod", List.of("po"), true, true, Pod.class);
+    public static final KindInfo NODE = new KindInfo("Node", "", "v1", "nodes", "node", List.of("no"), false, true, Node.class);
+    public static final KindInfo NAMESPACE = new KindInfo("Namespace", "", "v1", "namespaces", "namespace", List.of("ns"), false, true, Namespace.class);
+    public static final KindInfo EVENT = new KindInfo("Event", "", "v1", "events", "event", List.of("ev"), true, false, Event.class);
+    public static final KindInfo LEASE = new KindInfo("Lease", "coordination.k8s.io", "v1", "leases", "lease", List.of(), true, false, Lease.class);
+
+    private static final Map<String, KindInfo> BY_KIND = new LinkedHashMap<>();
+    private static final Map<Class<?>, KindInfo> BY_TYPE = new LinkedHashMap<>();
+
+    static {
+        for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE)) {
+            BY_KIND.put(k.kind(), k);
+            BY_TYPE.put(k.type(), k);
+        }
+    }
+
+    private Kinds() {
+    }
+
+    public static Collection<KindInfo> all() {
+        return BY_KIND.values();
+    }
+
+    public static Optional<KindInfo> byKind(String kind) {
+        return Optional.ofNullable(BY_KIND.get(kind));
+    }
+
+    public static KindInfo of(String kind) {
+        KindInfo k = BY_KIND.get(kind);
+        if (k == null) {
+            throw new IllegalArgumentException("unknown kind " + kind);
+        }
+        return k;
+    }
+
+    public static KindInfo of(SpecificRecord object) {
+        KindInfo k = BY_TYPE.get(object.getClass());
+        if (k == null) {
+            throw new IllegalArgumentException("not a stored kind: " + object.getClass().getName());
+        }
+        return k;
+    }
+
+    /** The kind served at {@code group/version/plural}, if any. */
+    public static Optional<KindInfo> byResource(String group, String version, String plural) {
+        return BY_KIND.values().stream()
+                .filter(k -> k.group().equals(group) && k.version().equals(version) && k.plural().equals(plural))
+                .findFirst();
+    }
+}

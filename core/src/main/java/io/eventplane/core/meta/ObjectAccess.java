@@ -1,0 +1,63 @@
+package io.eventplane.core.meta;
+
+import io.eventplane.model.ObjectMeta;
+import java.util.Objects;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.specific.SpecificRecordBase;
+
+/**
+ * Kind-agnostic access to stored objects: every kind is an Avro record with a {@code metadata} field, and most have
+ * {@code spec} and {@code status}. Objects read from a store are never mutated: {@link #copy} first.
+ */
+public final class ObjectAccess {
+    private ObjectAccess() {
+    }
+
+    public static ObjectMeta meta(SpecificRecord object) {
+        Object m = ((SpecificRecordBase) object).get("metadata");
+        return m == null ? new ObjectMeta() : (ObjectMeta) m;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <T extends SpecificRecord> T withMeta(T object, ObjectMeta meta) {
+        T copy = copy(object);
+        ((SpecificRecordBase) copy).put("metadata", meta);
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <T extends SpecificRecord> T copy(T object) {
+        Schema schema = object.getSchema();
+        return (T) SpecificData.getForSchema(schema).deepCopy(schema, object);
+    }
+
+    public static boolean hasField(SpecificRecord object, String field) {
+        return object.getSchema().getField(field) != null;
+    }
+
+    public static Object field(SpecificRecord object, String field) {
+        return hasField(object, field) ? ((SpecificRecordBase) object).get(field) : null;
+    }
+
+    /** A copy of {@code object} with {@code field} set to {@code value}. */
+    public static <T extends SpecificRecord> T with(T object, String field, Object value) {
+        T copy = copy(object);
+        ((SpecificRecordBase) copy).put(field, value);
+        return copy;
+    }
+
+    /** Whether two objects are equal in every field but metadata and status: the "spec" that bumps generation. */
+    public static boolean sameSpec(SpecificRecord a, SpecificRecord b) {
+        for (Schema.Field f : a.getSchema().getFields()) {
+            if (f.name().equals("metadata") || f.name().equals("status")) {
+                continue;
+            }
+            if (!Objects.equals(a.get(f.pos()), b.get(f.pos()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

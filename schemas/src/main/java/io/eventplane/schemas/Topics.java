@@ -1,0 +1,54 @@
+package io.eventplane.schemas;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every topic of the log, named in one place. A prefix keeps sandboxes (what-if replays, tests) apart from the live
+ * cluster. Keys are object keys ({@code Kind/namespace/name}) except on the outcome topic (request ids).
+ *
+ * @param prefix topic name prefix, {@code ep} for the live cluster
+ */
+public record Topics(String prefix) {
+    public static final Topics DEFAULT = new Topics("ep");
+
+    /** Commands to the single writer (retained 7 days: the audit of rejected commands reads them). */
+    public String commands() {
+        return prefix + ".commands";
+    }
+
+    /** The event log: every accepted change, kept forever. The source of truth. */
+    public String events() {
+        return prefix + ".events";
+    }
+
+    /** The writer's verdict on each command, for the requester waiting on it. */
+    public String outcomes() {
+        return prefix + ".outcomes";
+    }
+
+    /** Records nobody could read or process, with the reason in headers. */
+    public String deadLetters() {
+        return prefix + ".dlq";
+    }
+
+    public List<String> all() {
+        return List.of(commands(), events(), outcomes(), deadLetters());
+    }
+
+    /** Topic-level configuration each topic is created with. */
+    public Map<String, String> config(String topic) {
+        if (topic.equals(events())) {
+            return Map.of("retention.ms", "-1", "retention.bytes", "-1", "cleanup.policy", "delete");
+        }
+        if (topic.equals(commands())) {
+            return Map.of("retention.ms", Long.toString(7L * 24 * 3600 * 1000), "cleanup.policy", "delete");
+        }
+        return Map.of("retention.ms", Long.toString(24L * 3600 * 1000), "cleanup.policy", "delete");
+    }
+
+    /** Commands and events are co-partitioned (same key, same count): an object's rv encodes its partition. */
+    public boolean partitionedByKey(String topic) {
+        return topic.equals(commands()) || topic.equals(events());
+    }
+}

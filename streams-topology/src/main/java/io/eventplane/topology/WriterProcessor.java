@@ -1,0 +1,87 @@
+package io.eventplane.topology;
+
+import io.eventplane.core.Keys;
+import io.eventplane.core.ResourceVersions;
+import io.eventplane.core.decide.Decision;
+import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.Command;
+import io.eventplane.log.CommandOutcome;
+import io.eventplane.log.ObjectChanged;
+import java.util.List;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The thin shell around {@link ObjectDecider}: read state, decide, write the change, the state and the outcome. */
+final class WriterProcessor implements Processor<String, Command, String, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(WriterProcessor.class);
+    private final ObjectDecider decider;
+    private final int partitions;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, ObjectChanged> store;
+
+    WriterProcessor(ObjectDecider decider, int partitions) {
+        this.decider = decider;
+        this.partitions = partitions;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.store = context.getStateStore(WriterTopology.STORE);
+    }
+
+    @Override
+    public void process(Record<String, Command> record) {
+        Command command = record.value();
+        if (command == null) {
+            return;
+        }
+        RecordMetadata md = context.recordMetadata().orElseThrow();
+        long position = ResourceVersions.of(md.partition(), md.offset(), partitions);
+        String key = Keys.of(command.getKind(), command.getNamespace(), command.getName());
+        Decision decision;
+        if (!key.equals(record.key())) {
+            decision = new Decision(java.util.Optional.empty(), rejected(command,
+                    "record key \"" + record.key() + "\" does not match the command's object " + key));
+        } else {
+            try {
+                decision = decider.decide(command, store.get(key), position);
+            } catch (RuntimeException e) {
+                // A bug must not stop the partition: reject the command, say why, keep going.
+                LOG.error("deciding {} {} failed", command.getVerb(), key, e);
+                decision = new Decision(java.util.Optional.empty(), rejected(command, "internal error: " + e));
+            }
+        }
+        decision.change().ifPresent(change -> {
+            if (change.getType() == ChangeType.DELETED) {
+                store.delete(key);
+            } else {
+                store.put(key, change);
+            }
+            context.forward(record.withValue((Object) change), WriterTopology.EVENTS_SINK);
+        });
+        CommandOutcome outcome = decision.outcome();
+        context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),
+                WriterTopology.OUTCOMES_SINK);
+    }
+
+    private static CommandOutcome rejected(Command command, String message) {
+        return CommandOutcome.newBuilder()
+                .setEnvelope(command.getEnvelope())
+                .setKind(command.getKind())
+                .setNamespace(command.getNamespace())
+                .setName(command.getName())
+                .setAccepted(false)
+                .setCode(500)
+                .setReason("InternalError")
+                .setMessage(message)
+                .setCauses(List.of())
+                .build();
+    }
+}

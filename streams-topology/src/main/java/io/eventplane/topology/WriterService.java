@@ -1,0 +1,75 @@
+package io.eventplane.topology;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.LogSerdes;
+import io.eventplane.client.TopicSetup;
+import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.core.decide.RulesRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs the writer topology as a Kafka Streams application (exactly_once_v2). */
+public final class WriterService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WriterService.class);
+    private final KafkaStreams streams;
+
+    /**
+     * @param stateDir         where RocksDB keeps the store (rebuilt from its changelog when lost)
+     * @param commitIntervalMs how often transactions commit: every hop's latency includes it under read_committed
+     */
+    public WriterService(EventplaneConfig config, Path stateDir, long commitIntervalMs) {
+        TopicSetup.ensureTopics(config);
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.topics().prefix() + "-writer");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Integer.parseInt(
+                EventplaneConfig.setting("EVENTPLANE_REPLICATION_FACTOR", "1")));
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+        p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetters());
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        ObjectDecider decider = new ObjectDecider(RulesRegistry.standard());
+        WriterTopology.Serdes3 serdes = new WriterTopology.Serdes3(LogSerdes.commands(config),
+                LogSerdes.changes(config), LogSerdes.outcomes(config));
+        streams = new KafkaStreams(WriterTopology.build(config.topics(), serdes, decider, config.partitions()), p);
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("writer stream thread failed; replacing it", e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    }
+
+    public WriterService start() {
+        streams.start();
+        return this;
+    }
+
+    public boolean isReady() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(20));
+    }
+}
