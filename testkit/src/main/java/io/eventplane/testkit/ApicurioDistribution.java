@@ -9,6 +9,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -127,6 +128,7 @@ public final class ApicurioDistribution {
         }
         try {
             runTar(tarball, staging);
+            makeReadableByAll(staging);
             try {
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
@@ -144,6 +146,15 @@ public final class ApicurioDistribution {
         }
         if (!Files.isRegularFile(target.resolve(RUN_JAR))) {
             throw new IllegalStateException(target + " exists but holds no " + RUN_JAR + "; delete it and retry");
+        }
+    }
+
+    /** A temporary directory is private to its owner; the shared cache should not be. */
+    private static void makeReadableByAll(Path dir) {
+        try {
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (UnsupportedOperationException | IOException e) {
+            // Not POSIX or not ours to change: the owner can still read it.
         }
     }
 

@@ -43,7 +43,8 @@ public final class ApicurioRegistry implements AutoCloseable {
     private boolean ownsWorkDir;
     private int port;
     private int managementPort;
-    private Process process;
+    // Volatile, not guarded by the monitor: the shutdown hook must be able to stop a registry that is starting.
+    private volatile Process process;
     private Thread shutdownHook;
     private Duration startupDuration = Duration.ZERO;
 
@@ -251,7 +252,7 @@ public final class ApicurioRegistry implements AutoCloseable {
                 + logTail());
     }
 
-    private synchronized void destroyProcess() {
+    private void destroyProcess() {
         Process running = process;
         if (running == null) {
             return;

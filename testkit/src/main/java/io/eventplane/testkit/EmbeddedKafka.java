@@ -64,7 +64,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private String clusterId;
     private int port;
     private int controllerPort;
-    private KafkaRaftServer server;
+    private volatile KafkaRaftServer server;
     private Duration startupDuration = Duration.ZERO;
 
     private EmbeddedKafka(Builder builder) {
@@ -90,6 +90,18 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         long begin = System.nanoTime();
         prepareLogDir();
+        try {
+            startIn(begin);
+        } catch (RuntimeException e) {
+            if (ownsLogDir) {
+                deleteRecursively(logDir);
+            }
+            throw e;
+        }
+        return this;
+    }
+
+    private void startIn(long begin) {
         clusterId = formatIfNeeded();
         boolean randomPorts = configuredPort == 0 || configuredControllerPort == 0;
         for (int attempt = 1; ; attempt++) {
@@ -107,16 +119,20 @@ public final class EmbeddedKafka implements AutoCloseable {
                 LOG.warn("Port taken while starting the broker, retrying with new ports: {}", e.toString());
             }
         }
-        awaitOurCluster(Duration.ofNanos(begin + startupTimeout.toNanos() - System.nanoTime()));
+        try {
+            awaitOurCluster(Duration.ofNanos(begin + startupTimeout.toNanos() - System.nanoTime()));
+        } catch (RuntimeException e) {
+            stopServerQuietly();
+            throw e;
+        }
         startupDuration = Duration.ofNanos(System.nanoTime() - begin);
         LOG.info("Kafka broker {} ready at {} in {} ms (log dir {})",
                 clusterId, bootstrapServers(), startupDuration.toMillis(), logDir);
-        return this;
     }
 
     /** {@code 127.0.0.1:<port>}, the only listener clients may use. */
     public String bootstrapServers() {
-        requireStarted();
+        requireRunning();
         return HOST + ":" + port;
     }
 
@@ -127,12 +143,12 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public int port() {
-        requireStarted();
+        requireRunning();
         return port;
     }
 
     public int controllerPort() {
-        requireStarted();
+        requireRunning();
         return controllerPort;
     }
 
@@ -318,6 +334,12 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    private void requireRunning() {
+        if (server == null) {
+            throw new IllegalStateException("the broker is not running");
+        }
     }
 
     private void requireStarted() {

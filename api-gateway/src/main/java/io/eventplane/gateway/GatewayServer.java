@@ -1,0 +1,222 @@
+package io.eventplane.gateway;
+
+import io.eventplane.client.CommandSender;
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.ObjectView;
+import io.eventplane.client.Outcomes;
+import io.eventplane.client.Requests;
+import io.eventplane.client.TopicSetup;
+import io.eventplane.gateway.api.ApiRouter;
+import io.eventplane.gateway.api.Backend;
+import io.eventplane.gateway.api.Readiness;
+import io.eventplane.gateway.http.GatewayRuntime;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kubernetes API server of Eventplane, started programmatically (by {@link GatewayMain}, the launcher and tests):
+ * it replays the event log into its view, then serves reads from the view and turns writes into commands for the
+ * single writer. Several gateways may serve one log.
+ */
+public final class GatewayServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
+    /** How long a write waits for the writer before answering 504 (the command may still apply). */
+    public static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration VIEW_CATCH_UP = Duration.ofMinutes(10);
+    private static final int WATCH_BUFFER = 10_000;
+
+    private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+    private final Readiness readiness = new Readiness();
+    private ObjectView view;
+    private Requests requests;
+    private ExecutorService watchPumps;
+    private ApplicationContext context;
+    private EmbeddedServer server;
+    private String host;
+    private volatile Thread namespaceRetry;
+    private volatile boolean closed;
+
+    private GatewayServer() {
+    }
+
+    /**
+     * Starts a gateway and returns once it serves: the view has caught up with the log.
+     *
+     * @param port     the port to listen on; 0 picks a free one
+     * @param bindHost the address to bind ({@code 127.0.0.1}, {@code 0.0.0.0})
+     */
+    public static GatewayServer start(EventplaneConfig config, int port, String bindHost) {
+        GatewayServer g = new GatewayServer();
+        try {
+            g.doStart(config, port, bindHost);
+            return g;
+        } catch (RuntimeException e) {
+            g.close();
+            throw e;
+        } catch (Exception e) {
+            g.close();
+            throw new IllegalStateException("the API gateway did not start: " + e, e);
+        }
+    }
+
+    private void doStart(EventplaneConfig config, int port, String bindHost) throws Exception {
+        String id = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
+        TopicSetup.ensureTopics(config);
+        view = keep(new ObjectView(config, id).start());
+        Outcomes outcomes = keep(new Outcomes(config, id + "-outcomes"));
+        CommandSender sender = keep(new CommandSender(config, id));
+        requests = new Requests(sender, outcomes, view);
+        long t0 = System.nanoTime();
+        view.awaitReady(VIEW_CATCH_UP);
+        LOG.info("{}: view caught up with the event log in {} ms ({} objects)", id,
+                (System.nanoTime() - t0) / 1_000_000, view.size());
+        readiness.add("view", view::isReady);
+        readiness.add("system-namespaces", () -> SystemNamespaces.present(view));
+        watchPumps = Executors.newCachedThreadPool(daemonThreads(id + "-watch-"));
+        Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
+                Clock.systemUTC());
+        host = bindHost;
+        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress);
+        context = ApplicationContext.builder()
+                .properties(micronautProperties(port, bindHost))
+                .singletons(new GatewayRuntime(router, watchPumps))
+                .deduceEnvironment(false)
+                .banner(false)
+                .start();
+        server = context.getBean(EmbeddedServer.class).start();
+        LOG.info("{}: serving the Kubernetes API at {}", id, url());
+        if (!SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT)) {
+            retryNamespacesInBackground(id);
+        }
+    }
+
+    private static Map<String, Object> micronautProperties(int port, String bindHost) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("micronaut.application.name", "eventplane-gateway");
+        p.put("micronaut.server.port", port == 0 ? -1 : port);
+        p.put("micronaut.server.host", bindHost);
+        // Far above Kubernetes' 3 MiB: bodies up to this size reach us and get a 413 Status from the router.
+        p.put("micronaut.server.max-request-size", 64L * 1024 * 1024);
+        p.put("micronaut.server.multipart.enabled", false);
+        // Watches stay open for up to an hour.
+        p.put("micronaut.server.idle-timeout", "65m");
+        p.put("micronaut.server.read-idle-timeout", "65m");
+        p.put("micronaut.server.write-idle-timeout", "65m");
+        p.put("micronaut.server.netty.max-initial-line-length", 65536);
+        p.put("micronaut.server.netty.max-header-size", 65536);
+        p.put("micronaut.server.cors.enabled", false);
+        return p;
+    }
+
+    private void retryNamespacesInBackground(String id) {
+        Thread t = new Thread(() -> {
+            while (!closed && !SystemNamespaces.present(view)) {
+                try {
+                    Thread.sleep(2000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (!closed) {
+                    SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT);
+                }
+            }
+        }, id + "-namespaces");
+        t.setDaemon(true);
+        t.start();
+        namespaceRetry = t;
+    }
+
+    /** {@code http://host:port}, with a loopback host when bound to every address. */
+    public String url() {
+        String h = host == null || host.equals("0.0.0.0") || host.equals("::") || host.isEmpty() ? "127.0.0.1" : host;
+        if (h.contains(":") && !h.startsWith("[")) {
+            h = "[" + h + "]";
+        }
+        return "http://" + h + ":" + port();
+    }
+
+    private String serverAddress() {
+        return url().substring("http://".length());
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Whether the view is caught up and every added check passes: what {@code /readyz} answers. */
+    public boolean isReady() {
+        return server != null && server.isRunning() && readiness.ready();
+    }
+
+    /** Adds a named check to {@code /readyz} (the launcher adds the broker, registry, writer...). */
+    public void addReadinessCheck(String name, BooleanSupplier check) {
+        readiness.add(name, check);
+    }
+
+    /** The gateway's own view of the log (for components that run in the same process). */
+    public ObjectView view() {
+        return view;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Thread retry = namespaceRetry;
+        if (retry != null) {
+            retry.interrupt();
+        }
+        if (server != null) {
+            try {
+                server.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("stopping the HTTP server: {}", e.toString());
+            }
+        }
+        if (context != null && context.isRunning()) {
+            context.close();
+        }
+        if (watchPumps != null) {
+            watchPumps.shutdownNow();
+            try {
+                watchPumps.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        while (!parts.isEmpty()) {
+            try {
+                parts.pop().close();
+            } catch (Exception e) {
+                LOG.warn("closing the gateway: {}", e.toString());
+            }
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T part) {
+        parts.push(part);
+        return part;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,78 @@
+package io.eventplane.gateway.api;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One HTTP request as the API sees it, independent of the HTTP server.
+ *
+ * @param method  upper-case HTTP method
+ * @param path    the raw (still percent-encoded) path
+ * @param query   decoded query parameters
+ * @param headers headers by lower-case name
+ * @param body    the request body, empty when none
+ */
+public record ApiRequest(String method, String path, Map<String, List<String>> query,
+                         Map<String, List<String>> headers, byte[] body) {
+
+    public ApiRequest {
+        body = body == null ? new byte[0] : body;
+    }
+
+    /** The first value of a query parameter, or null. */
+    public String param(String name) {
+        List<String> v = query.get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    public String param(String name, String fallback) {
+        String v = param(name);
+        return v == null || v.isEmpty() ? fallback : v;
+    }
+
+    /** A boolean query parameter as Kubernetes reads it: {@code true}, {@code 1}. */
+    public boolean flag(String name) {
+        String v = param(name);
+        return v != null && (v.equalsIgnoreCase("true") || v.equals("1"));
+    }
+
+    public String header(String name) {
+        List<String> v = headers.get(name.toLowerCase(Locale.ROOT));
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    /** All values of a header, comma-joined (Accept may come split over several lines). */
+    public String headerJoined(String name) {
+        List<String> v = headers.get(name.toLowerCase(Locale.ROOT));
+        return v == null || v.isEmpty() ? null : String.join(",", v);
+    }
+
+    /** The media type of the body without parameters, lower case, or null. */
+    public String contentType() {
+        String ct = header("content-type");
+        if (ct == null || ct.isBlank()) {
+            return null;
+        }
+        int semi = ct.indexOf(';');
+        return (semi < 0 ? ct : ct.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    public boolean isWebSocketUpgrade() {
+        String upgrade = header("upgrade");
+        return upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket");
+    }
+
+    /** Who is asking: the product token of the User-Agent ({@code kubectl}, {@code fabric8-kubernetes-client}). */
+    public String actor() {
+        String ua = header("user-agent");
+        if (ua == null || ua.isBlank()) {
+            return "anonymous";
+        }
+        String first = ua.trim().split("[\\s/]", 2)[0];
+        if (first.startsWith("kubectl")) {
+            return "kubectl";
+        }
+        return first.isEmpty() ? "anonymous" : first;
+    }
+}

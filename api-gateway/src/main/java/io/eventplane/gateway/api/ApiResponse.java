@@ -1,0 +1,51 @@
+package io.eventplane.gateway.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.eventplane.gateway.watch.WatchStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One answer: status, an explicit content type (never derived from Accept), headers, and either bytes or a watch
+ * stream.
+ */
+public record ApiResponse(int status, String contentType, byte[] body, List<Map.Entry<String, String>> headers,
+                          WatchStream stream) {
+    public static final String JSON = "application/json";
+
+    public static ApiResponse json(int status, JsonNode body) {
+        return new ApiResponse(status, JSON, Json.bytes(body), new ArrayList<>(), null);
+    }
+
+    public static ApiResponse json(int status, JsonNode body, String contentType) {
+        return new ApiResponse(status, contentType, Json.bytes(body), new ArrayList<>(), null);
+    }
+
+    public static ApiResponse text(int status, String text) {
+        return new ApiResponse(status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8),
+                new ArrayList<>(), null);
+    }
+
+    public static ApiResponse status(KubeStatus s) {
+        return json(s.code(), Json.status(s));
+    }
+
+    public static ApiResponse watch(WatchStream stream) {
+        return new ApiResponse(200, JSON, null, new ArrayList<>(), stream);
+    }
+
+    public ApiResponse withHeader(String name, String value) {
+        headers.add(Map.entry(name, value));
+        return this;
+    }
+
+    /** Adds one {@code Warning: 299 - "..."} header per warning, as kube-apiserver reports field warnings. */
+    public ApiResponse withWarnings(List<String> warnings) {
+        for (String w : warnings) {
+            withHeader("Warning", "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+        }
+        return this;
+    }
+}

@@ -1,0 +1,248 @@
+package io.eventplane.gateway.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.gateway.discovery.Discovery;
+import io.eventplane.gateway.discovery.OpenApi;
+import io.eventplane.gateway.discovery.VersionInfo;
+import io.eventplane.gateway.watch.WatchStreamer;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every Kubernetes path, for every kind, without per-kind code: discovery and meta endpoints, then
+ * {@code /api/v1/...} and {@code /apis/{group}/{version}/...} resolved through {@link ResourcePath} to the verb
+ * handlers. Every failure leaves here as a {@code Status}, never as a stack trace.
+ */
+public final class ApiRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiRouter.class);
+    /** Outcomes that are ordinary answers, not problems worth a warning. */
+    private static final Set<String> QUIET_REASONS = Set.of("NotFound", "AlreadyExists", "Conflict");
+
+    private final ReadHandler reads;
+    private final WriteHandler writes;
+    private final DeleteHandler deletes;
+    private final PatchHandler patches;
+    private final WatchHandler watches;
+    private final HistoryHandler history;
+    private final Readiness readiness;
+    private final Supplier<String> serverAddress;
+
+    public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress) {
+        Submitter submitter = new Submitter(backend);
+        this.reads = new ReadHandler(backend);
+        this.writes = new WriteHandler(backend, submitter);
+        this.deletes = new DeleteHandler(backend, submitter);
+        this.patches = new PatchHandler(backend, submitter);
+        this.watches = new WatchHandler(backend, reads, new WatchStreamer(backend.view(), backend.config().partitions(),
+                backend.watchBuffer(), backend.clock()));
+        this.history = new HistoryHandler(backend);
+        this.readiness = readiness;
+        this.serverAddress = serverAddress;
+    }
+
+    public ApiResponse handle(ApiRequest request) {
+        try {
+            if (request.body().length > Statuses.MAX_BODY_BYTES) {
+                throw new ApiException(Statuses.tooLarge(Statuses.MAX_BODY_BYTES));
+            }
+            return route(request);
+        } catch (ApiException e) {
+            KubeStatus s = e.status();
+            if (s.code() >= 500) {
+                LOG.warn("{} {} -> {} {}: {}", request.method(), request.path(), s.code(), s.reason(), s.message());
+            } else if (QUIET_REASONS.contains(s.reason())) {
+                LOG.debug("{} {} -> {} {}: {}", request.method(), request.path(), s.code(), s.reason(), s.message());
+            } else {
+                LOG.warn("{} {} -> {} {}: {}", request.method(), request.path(), s.code(), s.reason(), s.message());
+            }
+            return ApiResponse.status(s);
+        } catch (RuntimeException e) {
+            LOG.warn("{} {} failed", request.method(), request.path(), e);
+            return ApiResponse.status(Statuses.internal(e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+        }
+    }
+
+    private ApiResponse route(ApiRequest request) {
+        List<String> segments = segments(request.path());
+        if (segments.isEmpty()) {
+            return get(request, this::rootPaths);
+        }
+        return switch (segments.get(0)) {
+            case "healthz", "livez" -> get(request, () -> Health.live());
+            case "readyz" -> get(request, () -> Health.ready(request, readiness));
+            case "version" -> get(request, () -> ApiResponse.json(200, VersionInfo.json()));
+            case "openapi" -> get(request, () -> openApi(segments));
+            case "api" -> core(request, segments);
+            case "apis" -> groups(request, segments);
+            default -> throw new ApiException(Statuses.noSuchResource());
+        };
+    }
+
+    private ApiResponse core(ApiRequest request, List<String> segments) {
+        if (segments.size() == 1) {
+            return get(request, () -> MediaTypes.wantsAggregatedDiscovery(request.headerJoined("accept"))
+                    ? ApiResponse.json(200, Discovery.aggregated(true), MediaTypes.AGGREGATED_DISCOVERY)
+                    : ApiResponse.json(200, Discovery.apiVersions(serverAddress.get())));
+        }
+        if (!segments.get(1).equals("v1")) {
+            throw new ApiException(Statuses.noSuchResource());
+        }
+        if (segments.size() == 2) {
+            return get(request, () -> ApiResponse.json(200, Discovery.resourceList("", "v1")));
+        }
+        return resource(request, "", "v1", segments.subList(2, segments.size()));
+    }
+
+    private ApiResponse groups(ApiRequest request, List<String> segments) {
+        if (segments.size() == 1) {
+            return get(request, () -> MediaTypes.wantsAggregatedDiscovery(request.headerJoined("accept"))
+                    ? ApiResponse.json(200, Discovery.aggregated(false), MediaTypes.AGGREGATED_DISCOVERY)
+                    : ApiResponse.json(200, Discovery.groupList()));
+        }
+        String group = segments.get(1);
+        if (group.equals("eventplane.io") && segments.size() > 3 && segments.get(2).equals("v1")
+                && segments.get(3).equals("history")) {
+            return get(request, () -> history.handle(segments.subList(4, segments.size())));
+        }
+        if (!Discovery.groups().containsKey(group)) {
+            throw new ApiException(Statuses.noSuchResource());
+        }
+        if (segments.size() == 2) {
+            return get(request, () -> ApiResponse.json(200, Discovery.group(group, Discovery.groups().get(group))));
+        }
+        String version = segments.get(2);
+        if (!Discovery.serves(group, version)) {
+            throw new ApiException(Statuses.noSuchResource());
+        }
+        if (segments.size() == 3) {
+            return get(request, () -> ApiResponse.json(200, Discovery.resourceList(group, version)));
+        }
+        return resource(request, group, version, segments.subList(3, segments.size()));
+    }
+
+    private ApiResponse resource(ApiRequest request, String group, String version, List<String> rest) {
+        ResourcePath path = ResourcePath.parse(group, version, rest)
+                .orElseThrow(() -> new ApiException(Statuses.noSuchResource()));
+        boolean watch = path.watchPrefix() || request.flag("watch");
+        String method = request.method();
+        if (watch && method.equals("GET")) {
+            if (path.subresource() != null) {
+                throw new ApiException(Statuses.noSuchResource());
+            }
+            return watches.watch(request, path);
+        }
+        if (path.isCollection()) {
+            return switch (method) {
+                case "GET" -> reads.list(request, path);
+                case "POST" -> writes.create(request, path);
+                case "DELETE" -> {
+                    if (path.kind().namespaced() && path.namespace() == null) {
+                        throw new ApiException(Statuses.methodNotAllowed());
+                    }
+                    yield deletes.deleteCollection(request, path);
+                }
+                default -> throw new ApiException(Statuses.methodNotAllowed());
+            };
+        }
+        if (path.subresource() == null) {
+            return switch (method) {
+                case "GET" -> reads.get(request, path);
+                case "PUT" -> writes.update(request, path, false);
+                case "PATCH" -> patches.patch(request, path, false);
+                case "DELETE" -> deletes.delete(request, path);
+                default -> throw new ApiException(Statuses.methodNotAllowed());
+            };
+        }
+        return switch (path.subresource()) {
+            case "status" -> {
+                if (!path.kind().hasStatus()) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                yield switch (method) {
+                    case "GET" -> reads.get(request, path);
+                    case "PUT" -> writes.update(request, path, true);
+                    case "PATCH" -> patches.patch(request, path, true);
+                    default -> throw new ApiException(Statuses.methodNotAllowed());
+                };
+            }
+            case "binding" -> {
+                if (!method.equals("POST")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                yield writes.bind(request, path);
+            }
+            default -> throw new ApiException(Statuses.noSuchResource());
+        };
+    }
+
+    private ApiResponse openApi(List<String> segments) {
+        if (segments.size() >= 2 && segments.get(1).equals("v3")) {
+            if (segments.size() == 2) {
+                return ApiResponse.json(200, OpenApi.index());
+            }
+            Optional<ObjectNode> doc = OpenApi.forPath(String.join("/", segments.subList(2, segments.size())));
+            return ApiResponse.json(200, doc.orElseThrow(() -> new ApiException(Statuses.noSuchResource())));
+        }
+        throw new ApiException(Statuses.noSuchResource()); // no /openapi/v2: kubectl tolerates its absence
+    }
+
+    private ApiResponse rootPaths() {
+        ObjectNode n = Json.object();
+        var paths = n.putArray("paths");
+        for (String p : List.of("/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v3", "/readyz", "/version")) {
+            paths.add(p);
+        }
+        Discovery.groups().forEach((g, vs) -> {
+            paths.add("/apis/" + g);
+            vs.forEach(v -> paths.add("/apis/" + g + "/" + v));
+        });
+        return ApiResponse.json(200, n);
+    }
+
+    private static ApiResponse get(ApiRequest request, Supplier<ApiResponse> answer) {
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            throw new ApiException(Statuses.methodNotAllowed());
+        }
+        return answer.get();
+    }
+
+    /** The path's segments, percent-decoded ({@code +} stays a plus in a path). */
+    static List<String> segments(String rawPath) {
+        List<String> out = new ArrayList<>();
+        for (String s : rawPath.split("/")) {
+            if (!s.isEmpty()) {
+                out.add(percentDecode(s));
+            }
+        }
+        return out;
+    }
+
+    private static String percentDecode(String s) {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%' && i + 2 < s.length()) {
+                try {
+                    bytes.write(Integer.parseInt(s.substring(i + 1, i + 3), 16));
+                    i += 2;
+                    continue;
+                } catch (NumberFormatException e) {
+                    throw new ApiException(Statuses.badRequest("invalid escape in path segment \"" + s + "\""));
+                }
+            }
+            bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}

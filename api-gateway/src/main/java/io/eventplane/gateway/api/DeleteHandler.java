@@ -1,0 +1,105 @@
+package io.eventplane.gateway.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.eventplane.client.Requests;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.log.DeleteOptions;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.log.Preconditions;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * DELETE of one object (DeleteOptions from the body or the query) and of a collection. Answers 200 with the object:
+ * still there and terminating (grace period, finalizers), or as it was when it went away.
+ */
+final class DeleteHandler {
+    private final Backend backend;
+    private final Submitter submitter;
+
+    DeleteHandler(Backend backend, Submitter submitter) {
+        this.backend = backend;
+        this.submitter = submitter;
+    }
+
+    private record Options(Preconditions preconditions, DeleteOptions delete) {
+    }
+
+    ApiResponse delete(ApiRequest request, ResourcePath path) {
+        Options options = options(request);
+        if (DryRun.requested(request)) {
+            return ApiResponse.json(200, Json.encodeObject(ReadHandler.current(backend.view(), path)));
+        }
+        Requests.Result r = submitter.forRequest(request).delete(path.kind(), path.storedNamespace(), path.name(),
+                options.preconditions(), options.delete());
+        return ApiResponse.json(200, Json.encodeObject((SpecificRecord) r.object().getObject()));
+    }
+
+    /** deletecollection: every object the selectors match, one command each; answers the list as deleted. */
+    ApiResponse deleteCollection(ApiRequest request, ResourcePath path) {
+        KindInfo kind = path.kind();
+        Options options = options(request);
+        Selection selection = Selection.of(request, path);
+        boolean dryRun = DryRun.requested(request);
+        List<SpecificRecord> deleted = new ArrayList<>();
+        for (ObjectChanged c : backend.view().snapshot(kind.kind(), selection.viewNamespace(), selection::matches).items()) {
+            if (dryRun) {
+                deleted.add((SpecificRecord) c.getObject());
+                continue;
+            }
+            try {
+                Requests.Result r = submitter.forRequest(request).delete(kind, c.getNamespace(), c.getName(),
+                        options.preconditions(), options.delete());
+                deleted.add((SpecificRecord) r.object().getObject());
+            } catch (ApiException e) {
+                if (e.status().code() != 404) {
+                    throw e;
+                }
+            }
+        }
+        var list = Json.object();
+        list.put("kind", kind.kind() + "List");
+        list.put("apiVersion", kind.apiVersion());
+        list.putObject("metadata");
+        var items = list.putArray("items");
+        deleted.forEach(o -> items.add(Json.encodeItem(o)));
+        return ApiResponse.json(200, list);
+    }
+
+    /** DeleteOptions from the body (kubectl, fabric8) or the query (gracePeriodSeconds, propagationPolicy). */
+    private static Options options(ApiRequest request) {
+        JsonNode body = request.body().length == 0 ? Json.object() : PatchHandler.parseJson(request.body());
+        if (!body.isObject()) {
+            throw new ApiException(Statuses.badRequest("DeleteOptions must be a JSON object"));
+        }
+        Long grace = body.hasNonNull("gracePeriodSeconds") ? Long.valueOf(body.get("gracePeriodSeconds").asLong())
+                : longParam(request, "gracePeriodSeconds");
+        String policy = body.hasNonNull("propagationPolicy") ? body.get("propagationPolicy").asText()
+                : request.param("propagationPolicy");
+        String orphan = body.hasNonNull("orphanDependents") ? body.get("orphanDependents").asText()
+                : request.param("orphanDependents");
+        if (policy == null && orphan != null) {
+            policy = Boolean.parseBoolean(orphan) ? "Orphan" : "Background";
+        }
+        JsonNode pre = body.path("preconditions");
+        Preconditions preconditions = Preconditions.newBuilder()
+                .setUid(pre.hasNonNull("uid") ? pre.get("uid").asText() : null)
+                .setResourceVersion(pre.hasNonNull("resourceVersion") ? pre.get("resourceVersion").asText() : null)
+                .build();
+        return new Options(preconditions, DeleteOptions.newBuilder().setGracePeriodSeconds(grace)
+                .setPropagationPolicy(policy).build());
+    }
+
+    private static Long longParam(ApiRequest request, String name) {
+        String v = request.param(name);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new ApiException(Statuses.badRequest("invalid " + name + " \"" + v + "\""));
+        }
+    }
+}

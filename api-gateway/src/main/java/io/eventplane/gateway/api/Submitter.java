@@ -1,0 +1,91 @@
+package io.eventplane.gateway.api;
+
+import io.eventplane.client.Commands;
+import io.eventplane.client.Requests;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.log.Command;
+import io.eventplane.log.DeleteOptions;
+import io.eventplane.log.Preconditions;
+import io.eventplane.log.Verb;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.avro.specific.SpecificRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds a command for one request, sends it to the writer and waits for its verdict (and for the view to show the
+ * change: read-your-writes). A rejection becomes the writer's Status; no verdict in time becomes 504.
+ */
+final class Submitter {
+    private static final Logger LOG = LoggerFactory.getLogger(Submitter.class);
+    private final Backend backend;
+
+    Submitter(Backend backend) {
+        this.backend = backend;
+    }
+
+    /** The commands of one request: its actor (from the User-Agent) and its time budget. */
+    final class ForRequest {
+        private final Commands commands;
+        private final Duration timeout;
+
+        private ForRequest(ApiRequest request) {
+            this.commands = new Commands(request.actor(), backend.clock());
+            this.timeout = RequestTimeouts.effective(request.param("timeout"), backend.writeTimeout());
+        }
+
+        Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
+            return submit(base(verb, kind, namespace, name).setObject(object).build(), kind);
+        }
+
+        Requests.Result delete(KindInfo kind, String namespace, String name, Preconditions preconditions,
+                               DeleteOptions options) {
+            return submit(base(Verb.DELETE, kind, namespace, name).setPreconditions(preconditions)
+                    .setDeleteOptions(options).build(), kind);
+        }
+
+        Requests.Result bind(KindInfo kind, String namespace, String name, String uid, String node) {
+            return submit(base(Verb.BIND, kind, namespace, name)
+                    .setPreconditions(Preconditions.newBuilder().setUid(uid).build()).setNodeName(node).build(), kind);
+        }
+
+        private Command.Builder base(Verb verb, KindInfo kind, String namespace, String name) {
+            return Command.newBuilder().setEnvelope(commands.envelope(null, null)).setVerb(verb).setKind(kind.kind())
+                    .setNamespace(kind.namespaced() ? namespace : "").setName(name)
+                    .setPreconditions(new Preconditions());
+        }
+
+        private Requests.Result submit(Command command, KindInfo kind) {
+            Requests.Result result;
+            try {
+                result = backend.requests().submit(command, timeout).get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TimeoutException) {
+                    LOG.warn("no verdict on {} {} {}/{} within {} (request {})", command.getVerb(), kind.kind(),
+                            command.getNamespace(), command.getName(), timeout, command.getEnvelope().getRequestId());
+                    throw new ApiException(Statuses.timeout());
+                }
+                LOG.warn("cannot submit {} {} {}/{}: {}", command.getVerb(), kind.kind(), command.getNamespace(),
+                        command.getName(), String.valueOf(e.getCause()));
+                throw new ApiException(Statuses.serviceUnavailable("the event log is unavailable: "
+                        + e.getCause().getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ApiException(Statuses.timeout());
+            }
+            if (!result.accepted()) {
+                throw new ApiException(Statuses.fromOutcome(result.outcome(), kind));
+            }
+            if (result.object() == null) {
+                throw new ApiException(Statuses.internal("the writer accepted the request but the object is gone"));
+            }
+            return result;
+        }
+    }
+
+    ForRequest forRequest(ApiRequest request) {
+        return new ForRequest(request);
+    }
+}

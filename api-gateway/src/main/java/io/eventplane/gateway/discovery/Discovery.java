@@ -1,0 +1,195 @@
+package io.eventplane.gateway.discovery;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.gateway.api.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Discovery documents, all derived from {@link Kinds}: {@code /api} (APIVersions), {@code /apis} (APIGroupList),
+ * {@code /apis/{group}} (APIGroup), {@code /api/v1} and {@code /apis/{g}/{v}} (APIResourceList), and the aggregated
+ * form (apidiscovery.k8s.io/v2 APIGroupDiscoveryList) that lets kubectl discover everything in two requests.
+ */
+public final class Discovery {
+    private static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
+            "update", "watch");
+    private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
+
+    /** A subresource as discovery lists it: {@code pods/status}, {@code pods/binding}. */
+    private record Subresource(String name, String kind, List<String> verbs) {
+    }
+
+    private Discovery() {
+    }
+
+    private static List<Subresource> subresources(KindInfo k) {
+        List<Subresource> out = new ArrayList<>();
+        if (k == Kinds.POD) {
+            out.add(new Subresource("binding", "Binding", List.of("create")));
+        }
+        if (k.hasStatus()) {
+            out.add(new Subresource("status", k.kind(), STATUS_VERBS));
+        }
+        return out;
+    }
+
+    private static List<String> categories(KindInfo k) {
+        return k == Kinds.POD ? List.of("all") : List.of();
+    }
+
+    /** The served groups (non-core) and their versions, in registry order. */
+    public static Map<String, Set<String>> groups() {
+        Map<String, Set<String>> groups = new LinkedHashMap<>();
+        for (KindInfo k : Kinds.all()) {
+            if (!k.group().isEmpty()) {
+                groups.computeIfAbsent(k.group(), g -> new LinkedHashSet<>()).add(k.version());
+            }
+        }
+        return groups;
+    }
+
+    public static boolean serves(String group, String version) {
+        return Kinds.all().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version));
+    }
+
+    public static ObjectNode apiVersions(String serverAddress) {
+        ObjectNode n = Json.object();
+        n.put("kind", "APIVersions");
+        n.putArray("versions").add("v1");
+        ObjectNode cidr = n.putArray("serverAddressByClientCIDRs").addObject();
+        cidr.put("clientCIDR", "0.0.0.0/0");
+        cidr.put("serverAddress", serverAddress);
+        return n;
+    }
+
+    public static ObjectNode groupList() {
+        ObjectNode n = Json.object();
+        n.put("kind", "APIGroupList");
+        n.put("apiVersion", "v1");
+        ArrayNode groups = n.putArray("groups");
+        groups().forEach((g, versions) -> groups.add(group(g, versions)));
+        return n;
+    }
+
+    public static ObjectNode group(String name, Set<String> versions) {
+        ObjectNode g = Json.object();
+        g.put("kind", "APIGroup");
+        g.put("apiVersion", "v1");
+        g.put("name", name);
+        ArrayNode vs = g.putArray("versions");
+        for (String v : versions) {
+            vs.addObject().put("groupVersion", name + "/" + v).put("version", v);
+        }
+        String preferred = versions.iterator().next();
+        g.putObject("preferredVersion").put("groupVersion", name + "/" + preferred).put("version", preferred);
+        return g;
+    }
+
+    public static ObjectNode resourceList(String group, String version) {
+        ObjectNode n = Json.object();
+        n.put("kind", "APIResourceList");
+        n.put("apiVersion", "v1");
+        n.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
+        ArrayNode resources = n.putArray("resources");
+        for (KindInfo k : Kinds.all()) {
+            if (!k.group().equals(group) || !k.version().equals(version)) {
+                continue;
+            }
+            ObjectNode r = resources.addObject();
+            r.put("name", k.plural());
+            r.put("singularName", k.singular());
+            r.put("namespaced", k.namespaced());
+            r.put("kind", k.kind());
+            strings(r.putArray("verbs"), VERBS);
+            if (!k.shortNames().isEmpty()) {
+                strings(r.putArray("shortNames"), k.shortNames());
+            }
+            if (!categories(k).isEmpty()) {
+                strings(r.putArray("categories"), categories(k));
+            }
+            for (Subresource s : subresources(k)) {
+                ObjectNode sr = resources.addObject();
+                sr.put("name", k.plural() + "/" + s.name());
+                sr.put("singularName", "");
+                sr.put("namespaced", k.namespaced());
+                sr.put("kind", s.kind());
+                strings(sr.putArray("verbs"), s.verbs());
+            }
+        }
+        return n;
+    }
+
+    /** apidiscovery.k8s.io/v2 for {@code /api} (core == true) or {@code /apis}. */
+    public static ObjectNode aggregated(boolean core) {
+        ObjectNode n = Json.object();
+        n.put("kind", "APIGroupDiscoveryList");
+        n.put("apiVersion", "apidiscovery.k8s.io/v2");
+        n.putObject("metadata");
+        ArrayNode items = n.putArray("items");
+        if (core) {
+            ObjectNode item = items.addObject();
+            item.putObject("metadata").putNull("creationTimestamp");
+            item.putArray("versions").add(aggregatedVersion("", "v1"));
+        } else {
+            groups().forEach((g, versions) -> {
+                ObjectNode item = items.addObject();
+                item.putObject("metadata").put("name", g).putNull("creationTimestamp");
+                ArrayNode vs = item.putArray("versions");
+                versions.forEach(v -> vs.add(aggregatedVersion(g, v)));
+            });
+        }
+        return n;
+    }
+
+    private static ObjectNode aggregatedVersion(String group, String version) {
+        ObjectNode v = Json.object();
+        v.put("version", version);
+        ArrayNode resources = v.putArray("resources");
+        for (KindInfo k : Kinds.all()) {
+            if (!k.group().equals(group) || !k.version().equals(version)) {
+                continue;
+            }
+            ObjectNode r = resources.addObject();
+            r.put("resource", k.plural());
+            responseKind(r.putObject("responseKind"), k, k.kind());
+            r.put("scope", k.namespaced() ? "Namespaced" : "Cluster");
+            r.put("singularResource", k.singular());
+            strings(r.putArray("verbs"), VERBS);
+            if (!k.shortNames().isEmpty()) {
+                strings(r.putArray("shortNames"), k.shortNames());
+            }
+            if (!categories(k).isEmpty()) {
+                strings(r.putArray("categories"), categories(k));
+            }
+            List<Subresource> subs = subresources(k);
+            if (!subs.isEmpty()) {
+                ArrayNode sa = r.putArray("subresources");
+                for (Subresource s : subs) {
+                    ObjectNode so = sa.addObject();
+                    so.put("subresource", s.name());
+                    responseKind(so.putObject("responseKind"), k, s.kind());
+                    strings(so.putArray("verbs"), s.verbs());
+                }
+            }
+        }
+        v.put("freshness", "Current");
+        return v;
+    }
+
+    private static void responseKind(ObjectNode n, KindInfo k, String kind) {
+        n.put("group", k.group());
+        n.put("version", k.version());
+        n.put("kind", kind);
+    }
+
+    private static void strings(ArrayNode a, List<String> values) {
+        values.forEach(a::add);
+    }
+}

@@ -1,0 +1,121 @@
+package io.eventplane.gateway.http;
+
+import io.eventplane.gateway.api.ApiRequest;
+import io.eventplane.gateway.api.ApiResponse;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Patch;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Put;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Map.Entry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one controller: every path and method goes to the {@link io.eventplane.gateway.api.ApiRouter} as raw bytes,
+ * and its answer goes back with an explicit Content-Type (Micronaut would otherwise echo Accept parameters, pitfall 6)
+ * and with our own bytes (Kubernetes objects never pass through Micronaut serialisation, pitfall 9). Runs on the
+ * blocking executor: writes wait for the writer's verdict.
+ */
+@Controller
+@ExecuteOn(TaskExecutors.BLOCKING)
+public class ApiController {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiController.class);
+    private final GatewayRuntime runtime;
+    private final WatchBodyWriter watchWriter;
+
+    @Inject
+    public ApiController(GatewayRuntime runtime) {
+        this.runtime = runtime;
+        this.watchWriter = new WatchBodyWriter(runtime.watchPumps());
+    }
+
+    @Get(uris = {"/", "/{+path}"}, produces = MediaType.ALL, consumes = MediaType.ALL)
+    public HttpResponse<?> get(HttpRequest<?> request, @Nullable @PathVariable String path) {
+        return serve(request, null);
+    }
+
+    @Post(uris = {"/", "/{+path}"}, produces = MediaType.ALL, consumes = MediaType.ALL)
+    public HttpResponse<?> post(HttpRequest<?> request, @Nullable @PathVariable String path,
+                                @Nullable @Body byte[] body) {
+        return serve(request, body);
+    }
+
+    @Put(uris = {"/", "/{+path}"}, produces = MediaType.ALL, consumes = MediaType.ALL)
+    public HttpResponse<?> put(HttpRequest<?> request, @Nullable @PathVariable String path,
+                               @Nullable @Body byte[] body) {
+        return serve(request, body);
+    }
+
+    @Patch(uris = {"/", "/{+path}"}, produces = MediaType.ALL, consumes = MediaType.ALL)
+    public HttpResponse<?> patch(HttpRequest<?> request, @Nullable @PathVariable String path,
+                                 @Nullable @Body byte[] body) {
+        return serve(request, body);
+    }
+
+    @Delete(uris = {"/", "/{+path}"}, produces = MediaType.ALL, consumes = MediaType.ALL)
+    public HttpResponse<?> delete(HttpRequest<?> request, @Nullable @PathVariable String path,
+                                  @Nullable @Body byte[] body) {
+        return serve(request, body);
+    }
+
+    private HttpResponse<?> serve(HttpRequest<?> request, byte[] body) {
+        long started = System.nanoTime();
+        ApiResponse answer = runtime.router().handle(toApiRequest(request, body));
+        MutableHttpResponse<Object> response = HttpResponse.status(HttpStatus.valueOf(answer.status()));
+        for (Entry<String, String> h : answer.headers()) {
+            response.getHeaders().add(h.getKey(), h.getValue());
+        }
+        response.getHeaders().set(HttpHeaders.CACHE_CONTROL, "no-cache, private");
+        if (answer.stream() != null) {
+            response.body(new WatchBody(answer.stream()));
+            response.bodyWriter(castWriter(watchWriter));
+        } else {
+            response.body(answer.body());
+        }
+        response.contentType(answer.contentType());
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} {} {} {}ms{}", request.getMethodName(), request.getUri(), answer.status(),
+                    (System.nanoTime() - started) / 1_000_000, answer.stream() != null ? " (watch streaming)" : "");
+        }
+        return response;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static io.micronaut.http.body.MessageBodyWriter<Object> castWriter(WatchBodyWriter writer) {
+        return (io.micronaut.http.body.MessageBodyWriter) writer;
+    }
+
+    private static ApiRequest toApiRequest(HttpRequest<?> request, byte[] body) {
+        Map<String, List<String>> query = new LinkedHashMap<>();
+        for (String name : request.getParameters().names()) {
+            query.put(name, new ArrayList<>(request.getParameters().getAll(name)));
+        }
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        for (String name : request.getHeaders().names()) {
+            headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new ArrayList<>())
+                    .addAll(request.getHeaders().getAll(name));
+        }
+        String path = request.getUri().getRawPath();
+        return new ApiRequest(request.getMethodName().toUpperCase(Locale.ROOT), path == null ? "/" : path, query,
+                headers, body);
+    }
+}

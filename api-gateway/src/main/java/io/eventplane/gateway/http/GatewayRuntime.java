@@ -1,0 +1,14 @@
+package io.eventplane.gateway.http;
+
+import io.eventplane.gateway.api.ApiRouter;
+import java.util.concurrent.Executor;
+
+/**
+ * What the HTTP layer needs from the gateway, handed to Micronaut as a ready-made singleton (the gateway's parts are
+ * built from its configuration, not by dependency injection).
+ *
+ * @param router      answers every API request
+ * @param watchPumps  runs the blocking loops that feed watch streams
+ */
+public record GatewayRuntime(ApiRouter router, Executor watchPumps) {
+}

@@ -1,0 +1,7 @@
+package io.eventplane.gateway.http;
+
+import io.eventplane.gateway.watch.WatchStream;
+
+/** A response body that is a watch stream; written by {@link WatchBodyWriter} only. */
+record WatchBody(WatchStream stream) {
+}

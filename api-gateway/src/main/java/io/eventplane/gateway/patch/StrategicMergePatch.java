@@ -1,0 +1,268 @@
+package io.eventplane.gateway.patch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Strategic merge patch ({@code application/strategic-merge-patch+json}) as {@code kubectl apply} sends it, without
+ * the Go struct tags: a merge patch in which lists of objects merge by their Kubernetes merge key (the field-name
+ * table below, else {@code name}), {@code finalizers} merge as a set, and the directives {@code $patch}
+ * (replace/delete), {@code $setElementOrder/<list>}, {@code $deleteFromPrimitiveList/<list>} and
+ * {@code $retainKeys} are honoured. Other lists are replaced.
+ */
+final class StrategicMergePatch {
+    private static final String PATCH = "$patch";
+    private static final String ORDER = "$setElementOrder/";
+    private static final String DELETE_PRIMITIVE = "$deleteFromPrimitiveList/";
+    private static final String RETAIN = "$retainKeys";
+    /** patchMergeKey of the list fields of the stored kinds, by field name. */
+    private static final Map<String, String> MERGE_KEYS = Map.ofEntries(
+            Map.entry("containers", "name"), Map.entry("initContainers", "name"),
+            Map.entry("ephemeralContainers", "name"), Map.entry("volumes", "name"), Map.entry("env", "name"),
+            Map.entry("imagePullSecrets", "name"), Map.entry("resourceClaims", "name"),
+            Map.entry("schedulingGates", "name"), Map.entry("ports", "containerPort"),
+            Map.entry("volumeMounts", "mountPath"), Map.entry("volumeDevices", "devicePath"),
+            Map.entry("conditions", "type"), Map.entry("addresses", "type"), Map.entry("ownerReferences", "uid"),
+            Map.entry("hostAliases", "ip"), Map.entry("podIPs", "ip"), Map.entry("hostIPs", "ip"),
+            Map.entry("topologySpreadConstraints", "topologyKey"));
+    /** Lists of strings that merge as sets (patchStrategy "merge"). */
+    private static final Set<String> SET_LISTS = Set.of("finalizers");
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private StrategicMergePatch() {
+    }
+
+    static JsonNode apply(JsonNode original, JsonNode patch) {
+        if (!patch.isObject()) {
+            throw new PatchException("a strategic merge patch must be a JSON object");
+        }
+        ObjectNode base = original != null && original.isObject() ? ((ObjectNode) original).deepCopy() : NODES.objectNode();
+        JsonNode merged = mergeMap(base, (ObjectNode) patch);
+        return merged == null ? NODES.objectNode() : merged;
+    }
+
+    /** Merges {@code patch} into {@code original} (a copy we own); null means "delete this map". */
+    private static ObjectNode mergeMap(ObjectNode original, ObjectNode patch) {
+        String directive = patch.path(PATCH).asText("");
+        if (directive.equals("delete")) {
+            return null;
+        }
+        if (directive.equals("replace")) {
+            ObjectNode replaced = NODES.objectNode();
+            ObjectNode withoutDirective = patch.deepCopy();
+            withoutDirective.remove(PATCH);
+            return mergeMap(replaced, withoutDirective);
+        }
+        Map<String, JsonNode> orders = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            String key = f.getKey();
+            JsonNode value = f.getValue();
+            if (key.startsWith(ORDER)) {
+                orders.put(key.substring(ORDER.length()), value);
+            } else if (key.startsWith(DELETE_PRIMITIVE)) {
+                deleteFromPrimitiveList(original, key.substring(DELETE_PRIMITIVE.length()), value);
+            } else if (key.equals(PATCH) || key.equals(RETAIN)) {
+                continue;
+            } else if (value.isNull()) {
+                original.remove(key);
+            } else if (value.isObject()) {
+                JsonNode current = original.get(key);
+                ObjectNode merged = mergeMap(current != null && current.isObject() ? (ObjectNode) current
+                        : NODES.objectNode(), (ObjectNode) value);
+                if (merged == null) {
+                    original.remove(key);
+                } else {
+                    original.set(key, merged);
+                }
+            } else if (value.isArray()) {
+                JsonNode current = original.get(key);
+                original.set(key, mergeList(key, current != null && current.isArray() ? (ArrayNode) current
+                        : NODES.arrayNode(), (ArrayNode) value));
+            } else {
+                original.set(key, value.deepCopy());
+            }
+        }
+        if (patch.path(RETAIN).isArray()) {
+            Set<String> keep = new HashSet<>();
+            patch.get(RETAIN).forEach(k -> keep.add(k.asText()));
+            List<String> drop = new ArrayList<>();
+            original.fieldNames().forEachRemaining(k -> {
+                if (!keep.contains(k)) {
+                    drop.add(k);
+                }
+            });
+            drop.forEach(original::remove);
+        }
+        orders.forEach((list, order) -> {
+            JsonNode current = original.get(list);
+            if (current != null && current.isArray() && order.isArray()) {
+                original.set(list, reorder((ArrayNode) current, (ArrayNode) order));
+            }
+        });
+        return original;
+    }
+
+    private static ArrayNode mergeList(String field, ArrayNode original, ArrayNode patch) {
+        for (JsonNode p : patch) {
+            if (p.isObject() && p.path(PATCH).asText("").equals("replace")) {
+                ArrayNode replaced = NODES.arrayNode();
+                for (JsonNode q : patch) {
+                    if (q != p) {
+                        replaced.add(q.isObject() ? mergeMap(NODES.objectNode(), (ObjectNode) q) : q.deepCopy());
+                    }
+                }
+                return replaced;
+            }
+        }
+        boolean objects = patch.size() > 0 && allObjects(patch);
+        if (!objects) {
+            if (SET_LISTS.contains(field)) {
+                ArrayNode union = original.deepCopy();
+                for (JsonNode p : patch) {
+                    if (!contains(union, p)) {
+                        union.add(p.deepCopy());
+                    }
+                }
+                return union;
+            }
+            return patch.deepCopy();
+        }
+        String mergeKey = mergeKey(field, patch);
+        if (mergeKey == null) {
+            ArrayNode replaced = NODES.arrayNode();
+            patch.forEach(p -> replaced.add(mergeMap(NODES.objectNode(), (ObjectNode) p)));
+            return replaced;
+        }
+        ArrayNode result = original.deepCopy();
+        for (JsonNode p : patch) {
+            JsonNode key = p.get(mergeKey);
+            int at = key == null ? -1 : indexOf(result, mergeKey, key);
+            if (p.path(PATCH).asText("").equals("delete")) {
+                if (at >= 0) {
+                    result.remove(at);
+                }
+                continue;
+            }
+            if (at >= 0 && result.get(at).isObject()) {
+                ObjectNode merged = mergeMap((ObjectNode) result.get(at), (ObjectNode) p);
+                if (merged == null) {
+                    result.remove(at);
+                } else {
+                    result.set(at, merged);
+                }
+            } else {
+                ObjectNode fresh = mergeMap(NODES.objectNode(), (ObjectNode) p);
+                if (fresh != null) {
+                    result.add(fresh);
+                }
+            }
+        }
+        return result;
+    }
+
+    /** The table's key when the list is known, else {@code name} when every patch element carries one. */
+    private static String mergeKey(String field, ArrayNode patch) {
+        String known = MERGE_KEYS.get(field);
+        if (known != null) {
+            return known;
+        }
+        for (JsonNode p : patch) {
+            if (!p.has("name") && !p.path(PATCH).asText("").equals("delete")) {
+                return null;
+            }
+        }
+        return "name";
+    }
+
+    /** Elements named in {@code order} first, in its order; the others after them, in their current order. */
+    private static ArrayNode reorder(ArrayNode list, ArrayNode order) {
+        ArrayNode out = NODES.arrayNode();
+        boolean[] used = new boolean[list.size()];
+        for (JsonNode o : order) {
+            for (int i = 0; i < list.size(); i++) {
+                if (!used[i] && sameElement(list.get(i), o)) {
+                    used[i] = true;
+                    out.add(list.get(i));
+                    break;
+                }
+            }
+        }
+        for (int i = 0; i < list.size(); i++) {
+            if (!used[i]) {
+                out.add(list.get(i));
+            }
+        }
+        return out;
+    }
+
+    /** An order entry names its element by merge key ({@code {"name":"web"}}) or is the primitive itself. */
+    private static boolean sameElement(JsonNode element, JsonNode orderEntry) {
+        if (!orderEntry.isObject()) {
+            return element.equals(orderEntry);
+        }
+        if (!element.isObject() || orderEntry.size() == 0) {
+            return false;
+        }
+        Iterator<Map.Entry<String, JsonNode>> keys = orderEntry.fields();
+        while (keys.hasNext()) {
+            Map.Entry<String, JsonNode> k = keys.next();
+            if (!k.getValue().asText().equals(element.path(k.getKey()).asText(null))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void deleteFromPrimitiveList(ObjectNode original, String field, JsonNode values) {
+        JsonNode current = original.get(field);
+        if (current == null || !current.isArray() || !values.isArray()) {
+            return;
+        }
+        ArrayNode kept = NODES.arrayNode();
+        for (JsonNode v : current) {
+            if (!contains((ArrayNode) values, v)) {
+                kept.add(v);
+            }
+        }
+        original.set(field, kept);
+    }
+
+    private static int indexOf(ArrayNode list, String mergeKey, JsonNode key) {
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode k = list.get(i).get(mergeKey);
+            if (k != null && k.asText().equals(key.asText())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean allObjects(ArrayNode a) {
+        for (JsonNode n : a) {
+            if (!n.isObject()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean contains(ArrayNode a, JsonNode v) {
+        for (JsonNode n : a) {
+            if (n.equals(v)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

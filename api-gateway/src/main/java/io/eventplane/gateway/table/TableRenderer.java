@@ -1,0 +1,98 @@
+package io.eventplane.gateway.table;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.api.Json;
+import io.eventplane.gateway.table.Columns.Column;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Server-side printing ({@code Accept: application/json;as=Table;v=v1;g=meta.k8s.io}): kubectl shows these columns
+ * as they are; rows carry the object as PartialObjectMetadata (default), whole, or not at all ({@code includeObject}).
+ */
+public final class TableRenderer {
+    /** {@code includeObject}: what each row carries besides its cells. */
+    public enum Include {
+        NONE, METADATA, OBJECT;
+
+        public static Include parse(String value) {
+            if (value == null || value.isEmpty()) {
+                return METADATA;
+            }
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "none" -> NONE;
+                case "object" -> OBJECT;
+                default -> METADATA;
+            };
+        }
+    }
+
+    private static final Map<String, Columns> BY_KIND = Map.of(
+            "Pod", new PodColumns(),
+            "Node", new NodeColumns(),
+            "Namespace", SimpleColumns.NAMESPACE,
+            "Event", SimpleColumns.EVENT,
+            "Lease", SimpleColumns.LEASE);
+
+    private TableRenderer() {
+    }
+
+    public static Columns columnsFor(KindInfo kind) {
+        return BY_KIND.getOrDefault(kind.kind(), SimpleColumns.DEFAULT);
+    }
+
+    /**
+     * @param tableVersion {@code v1} or {@code v1beta1}, as the client asked
+     * @param listMeta     the table's metadata (resourceVersion, continue)
+     */
+    public static ObjectNode render(KindInfo kind, List<? extends SpecificRecord> objects, Include include,
+                                    String tableVersion, ObjectNode listMeta, Instant now) {
+        Columns columns = columnsFor(kind);
+        ObjectNode table = Json.object();
+        table.put("kind", "Table");
+        table.put("apiVersion", "meta.k8s.io/" + tableVersion);
+        table.set("metadata", listMeta == null ? Json.object() : listMeta);
+        ArrayNode defs = table.putArray("columnDefinitions");
+        for (Column c : columns.columns()) {
+            ObjectNode d = defs.addObject();
+            d.put("name", c.name());
+            d.put("type", c.type());
+            d.put("format", c.format());
+            d.put("description", c.description());
+            d.put("priority", c.priority());
+        }
+        ArrayNode rows = table.putArray("rows");
+        for (SpecificRecord o : objects) {
+            ObjectNode row = rows.addObject();
+            ArrayNode cells = row.putArray("cells");
+            for (Object cell : columns.cells(o, now)) {
+                if (cell instanceof Number n) {
+                    cells.add(n.longValue());
+                } else {
+                    cells.add(cell == null ? "" : cell.toString());
+                }
+            }
+            if (include != Include.NONE) {
+                row.set("object", rowObject(o, include, tableVersion));
+            }
+        }
+        return table;
+    }
+
+    private static ObjectNode rowObject(SpecificRecord o, Include include, String tableVersion) {
+        ObjectNode full = Json.encodeObject(o);
+        if (include == Include.OBJECT) {
+            return full;
+        }
+        ObjectNode partial = Json.object();
+        partial.put("kind", "PartialObjectMetadata");
+        partial.put("apiVersion", "meta.k8s.io/" + tableVersion);
+        partial.set("metadata", full.has("metadata") ? full.get("metadata") : Json.object());
+        return partial;
+    }
+}

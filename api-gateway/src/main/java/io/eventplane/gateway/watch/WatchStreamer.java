@@ -1,0 +1,122 @@
+package io.eventplane.gateway.watch;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.client.GoneException;
+import io.eventplane.client.ObjectView;
+import io.eventplane.client.Subscription;
+import io.eventplane.core.ResourceVersions;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.api.Json;
+import io.eventplane.gateway.api.Selection;
+import io.eventplane.gateway.api.Statuses;
+import io.eventplane.gateway.table.TableRenderer;
+import io.eventplane.log.ObjectChanged;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens watches on the view. From a list's resourceVersion the view replays every change after it (no loss, no
+ * duplicate); without one (or "0") the watch starts with a synthetic ADDED per existing object. A position the view no
+ * longer retains yields one ERROR event carrying a 410 Expired Status, after which clients list again.
+ */
+public final class WatchStreamer {
+    private static final Logger LOG = LoggerFactory.getLogger(WatchStreamer.class);
+    private static final Duration BOOKMARK_EVERY = Duration.ofSeconds(30);
+
+    /**
+     * What a watch asks for.
+     *
+     * @param resourceVersion  start after this position; null, "" or "0": from now, with synthetic ADDED events
+     * @param timeout          when to end the stream; null: a random 30-60 minutes, as kube-apiserver
+     * @param bookmarks        whether to send BOOKMARK events while idle
+     * @param tableVersion     non-null: each event's object is a one-row Table of this meta.k8s.io version
+     */
+    public record Request(Selection selection, String resourceVersion, Duration timeout, boolean bookmarks,
+                          String tableVersion, TableRenderer.Include include) {
+    }
+
+    private final ObjectView view;
+    private final int partitions;
+    private final int buffer;
+    private final Clock clock;
+
+    public WatchStreamer(ObjectView view, int partitions, int buffer, Clock clock) {
+        this.view = view;
+        this.partitions = partitions;
+        this.buffer = buffer;
+        this.clock = clock;
+    }
+
+    /** @throws IllegalArgumentException when the resourceVersion is not one we issued */
+    public WatchStream open(Request request) {
+        Selection sel = request.selection();
+        KindInfo kind = sel.kind();
+        Duration timeout = request.timeout() != null ? request.timeout()
+                : Duration.ofMinutes(30 + ThreadLocalRandom.current().nextInt(30));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String rv = request.resourceVersion();
+        EventWatch.Options options = new EventWatch.Options(sel, kind, request.bookmarks(), BOOKMARK_EVERY,
+                request.tableVersion(), request.include(), deadline, clock);
+        SelectionTracker tracker = sel.selectsOnMutableFields() ? new SelectionTracker(sel) : null;
+        if (rv == null || rv.isEmpty() || rv.equals("0")) {
+            Subscription s = view.watchFromNow(kind.kind(), sel.viewNamespace(), sel::inScope, buffer);
+            return new EventWatch(view, s, null, tracker, options);
+        }
+        long[] from = ResourceVersions.decode(rv, partitions);
+        Subscription s;
+        try {
+            s = view.watch(from, sel::inScope, buffer);
+        } catch (GoneException e) {
+            LOG.debug("watch of {} from {}: {}", kind.plural(), rv, e.getMessage());
+            ObjectNode event = Json.object();
+            event.put("type", "ERROR");
+            event.set("object", Json.status(Statuses.expired(e.getMessage())));
+            return new SingleChunk(line(event));
+        }
+        if (tracker != null) {
+            // What the watcher's list at `from` showed: objects unchanged since then match now as they did then.
+            for (ObjectChanged c : view.list(kind.kind(), sel.viewNamespace())) {
+                if (sel.inScope(c) && !ResourceVersions.after(from, c.getResourceVersion())) {
+                    tracker.known(c);
+                }
+            }
+        }
+        return new EventWatch(view, s, from, tracker, options);
+    }
+
+    static byte[] line(ObjectNode event) {
+        byte[] json = Json.bytes(event);
+        byte[] out = new byte[json.length + 1];
+        System.arraycopy(json, 0, out, 0, json.length);
+        out[json.length] = '\n';
+        return out;
+    }
+
+    static byte[] line(String text) {
+        return (text + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A stream of one chunk (an ERROR event), then the end. */
+    private static final class SingleChunk implements WatchStream {
+        private byte[] chunk;
+
+        SingleChunk(byte[] chunk) {
+            this.chunk = chunk;
+        }
+
+        @Override
+        public synchronized byte[] next() {
+            byte[] c = chunk;
+            chunk = null;
+            return c;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package io.eventplane.core.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.core.codec.SchemaCodec.RecordCodec;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Kubernetes JSON/YAML to and from our typed Avro records, driven by the Avro schema alone: nothing here knows a field
+ * or a kind. Each record class is compiled once into a tree of codecs (field lookup tables, union branch tables) and
+ * cached; the shared instance is thread-safe.
+ *
+ * <p>Mapping: field names are the JSON names; JSON null and a missing field are both "absent"; unknown and duplicate
+ * fields follow {@link FieldValidation}; type errors are always errors, reported together with their paths. Encoding
+ * follows schema order and omits nulls and empty arrays and maps (Kubernetes' omitempty), keeping empty objects.
+ */
+public final class KubeJson {
+    private static final KubeJson INSTANCE = new KubeJson();
+
+    static {
+        AvroTimeConversions.install();
+    }
+
+    private final ObjectMapper mapper = JsonMapper.builder().build();
+    private final Map<Class<?>, RecordCodec> codecs = new ConcurrentHashMap<>();
+    private final Map<ClassLoader, SchemaCodec.Compiler> compilers = new ConcurrentHashMap<>();
+
+    private KubeJson() {
+    }
+
+    /** The shared, thread-safe instance. */
+    public static KubeJson get() {
+        return INSTANCE;
+    }
+
+    /**
+     * Decodes {@code json} into a {@code type}. Top-level {@code apiVersion} and {@code kind} are ignored here.
+     *
+     * @throws DecodeException listing every type error, and under {@link FieldValidation#STRICT} every unknown field
+     */
+    public <T extends SpecificRecord> Decoded<T> decode(JsonNode json, Class<T> type, FieldValidation mode) {
+        return decode(json, type, mode, Map.of());
+    }
+
+    private <T extends SpecificRecord> Decoded<T> decode(JsonNode json, Class<T> type, FieldValidation mode,
+                                                         Map<JsonNode, List<String>> duplicates) {
+        if (json == null || !json.isObject()) {
+            throw DecodeException.malformed("expected a JSON object, got "
+                    + (json == null ? "nothing" : DecodeContext.describe(json)));
+        }
+        DecodeContext ctx = new DecodeContext(mode, duplicates);
+        Object value = codec(type).decode(json, ctx, true);
+        if (!ctx.errors.isEmpty()) {
+            throw new DecodeException(ctx.errors);
+        }
+        return new Decoded<>(type.cast(value), ctx.warnings);
+    }
+
+    /** The record as Kubernetes JSON: schema order, no nulls, no empty arrays or maps. The record is not modified. */
+    public ObjectNode encode(SpecificRecord record) {
+        return codec(record.getClass()).encode(record);
+    }
+
+    /** {@link #encode} with {@code apiVersion} and {@code kind} first, as the API serves an object. */
+    public ObjectNode encodeObject(SpecificRecord object) {
+        KindInfo kind = Kinds.of(object);
+        ObjectNode out = mapper.createObjectNode();
+        out.put("apiVersion", kind.apiVersion());
+        out.put("kind", kind.kind());
+        out.setAll(encode(object));
+        return out;
+    }
+
+    /**
+     * Parses one JSON or YAML document into a {@code type}. When the type is a registered kind, an {@code apiVersion}
+     * or {@code kind} present in the document must match it.
+     *
+     * @param warningsOut receives warnings (may be null)
+     * @throws DecodeException for malformed input (with line and column), several YAML documents, a non-object
+     *                         document, or the field problems {@link #decode} reports; duplicate keys follow {@code mode}
+     */
+    public <T extends SpecificRecord> T parseObject(byte[] jsonOrYaml, Class<T> type, FieldValidation mode,
+                                                    List<String> warningsOut) {
+        JsonTrees.Parsed parsed = JsonTrees.parse(jsonOrYaml);
+        JsonNode root = parsed.root();
+        if (!root.isObject()) {
+            throw DecodeException.malformed("expected an object at the top level, got " + DecodeContext.describe(root));
+        }
+        List<FieldError> envelope = checkTypeMeta(root, type);
+        Decoded<T> decoded;
+        try {
+            decoded = decode(root, type, mode, parsed.duplicates());
+        } catch (DecodeException e) {
+            if (envelope.isEmpty()) {
+                throw e;
+            }
+            List<FieldError> all = new ArrayList<>(envelope);
+            all.addAll(e.errors());
+            throw new DecodeException(all);
+        }
+        if (!envelope.isEmpty()) {
+            throw new DecodeException(envelope);
+        }
+        if (warningsOut != null) {
+            warningsOut.addAll(decoded.warnings());
+        }
+        return decoded.value();
+    }
+
+    /** {@link #encodeObject} as UTF-8 JSON bytes. */
+    public byte[] toJsonBytes(SpecificRecord object) {
+        try {
+            return mapper.writeValueAsBytes(encodeObject(object));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + object.getClass().getSimpleName(), e);
+        }
+    }
+
+    private static List<FieldError> checkTypeMeta(JsonNode root, Class<?> type) {
+        Optional<KindInfo> kind = Kinds.all().stream().filter(k -> k.type().equals(type)).findFirst();
+        if (kind.isEmpty()) {
+            return List.of();
+        }
+        List<FieldError> errors = new ArrayList<>();
+        check(root.get("apiVersion"), "apiVersion", kind.get().apiVersion(), errors);
+        check(root.get("kind"), "kind", kind.get().kind(), errors);
+        return errors;
+    }
+
+    private static void check(JsonNode actual, String field, String expected, List<FieldError> errors) {
+        if (actual == null || actual.isNull()) {
+            return;
+        }
+        if (!actual.isTextual() || !actual.textValue().equals(expected)) {
+            errors.add(new FieldError(field, "expected " + DecodeContext.quote(expected) + ", got "
+                    + DecodeContext.describe(actual)));
+        }
+    }
+
+    private RecordCodec codec(Class<?> type) {
+        RecordCodec codec = codecs.get(type);
+        return codec != null ? codec : compile(type);
+    }
+
+    private RecordCodec compile(Class<?> type) {
+        Schema schema = SpecificData.get().getSchema(type);
+        if (schema.getType() != Schema.Type.RECORD) {
+            throw new IllegalArgumentException(type.getName() + " is not an Avro record");
+        }
+        ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : ClassLoader.getSystemClassLoader();
+        SchemaCodec.Compiler compiler = compilers.computeIfAbsent(loader, SchemaCodec.Compiler::new);
+        // Compilation fills shared tables; one at a time per class loader. Finished codecs are published via the map.
+        synchronized (compiler) {
+            RecordCodec done = codecs.get(type);
+            if (done != null) {
+                return done;
+            }
+            RecordCodec codec = (RecordCodec) compiler.compile(schema);
+            codecs.put(type, codec);
+            return codec;
+        }
+    }
+}

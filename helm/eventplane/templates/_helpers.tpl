@@ -1,0 +1,64 @@
+{{- define "eventplane.labels" -}}
+app.kubernetes.io/name: eventplane
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+{{- end -}}
+
+{{- define "eventplane.env" -}}
+- name: EVENTPLANE_KAFKA_BOOTSTRAP
+  value: {{ .Values.kafka.bootstrap | quote }}
+- name: EVENTPLANE_REGISTRY_URL
+  value: {{ .Values.schemaRegistry.url | quote }}
+- name: EVENTPLANE_TOPIC_PREFIX
+  value: {{ .Values.log.topicPrefix | quote }}
+- name: EVENTPLANE_PARTITIONS
+  value: {{ .Values.log.partitions | quote }}
+- name: EVENTPLANE_REPLICATION_FACTOR
+  value: {{ .Values.kafka.replicationFactor | quote }}
+{{- end -}}
+
+{{/* One Deployment of the image running one service's main class. */}}
+{{- define "eventplane.deployment" -}}
+{{- $root := .root -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ $root.Release.Name }}-{{ .name }}
+  labels:
+    {{- include "eventplane.labels" $root | nindent 4 }}
+    app.kubernetes.io/component: {{ .name }}
+spec:
+  replicas: {{ .values.replicas }}
+  selector:
+    matchLabels:
+      app.kubernetes.io/instance: {{ $root.Release.Name }}
+      app.kubernetes.io/component: {{ .name }}
+  template:
+    metadata:
+      labels:
+        {{- include "eventplane.labels" $root | nindent 8 }}
+        app.kubernetes.io/component: {{ .name }}
+    spec:
+      containers:
+      - name: {{ .name }}
+        image: "{{ $root.Values.image.repository }}:{{ $root.Values.image.tag }}"
+        imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+        args: [{{ .main | quote }}]
+        env:
+        {{- include "eventplane.env" $root | nindent 8 }}
+        - name: JAVA_OPTS
+          value: {{ .values.javaOpts | quote }}
+        {{- with .extraEnv }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+        {{- with .ports }}
+        ports:
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+        {{- with .probe }}
+        readinessProbe:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+        resources:
+          {{- toYaml .values.resources | nindent 10 }}
+{{- end -}}

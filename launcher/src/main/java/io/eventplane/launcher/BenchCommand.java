@@ -1,0 +1,153 @@
+package io.eventplane.launcher;
+
+import io.eventplane.client.CommandSender;
+import io.eventplane.client.Commands;
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.ObjectView;
+import io.eventplane.client.Outcomes;
+import io.eventplane.client.Requests;
+import io.eventplane.client.TopicSetup;
+import io.eventplane.log.Command;
+import io.eventplane.model.Container;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.Pod;
+import io.eventplane.model.PodSpec;
+import io.eventplane.model.ResourceRequirements;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.ApicurioRegistry;
+import io.eventplane.testkit.EmbeddedKafka;
+import io.eventplane.topology.WriterService;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code eventplane bench writer}: the single writer's throughput and a create's latency, on a real broker and
+ * registry with exactly-once on. Starts its own broker and registry unless given {@code --bootstrap} and
+ * {@code --registry}; always uses fresh topics (a unique prefix), so it never touches a live cluster's log.
+ */
+final class BenchCommand {
+    private BenchCommand() {
+    }
+
+    static int run(Options options, PrintStream out, PrintStream err) throws Exception {
+        if (options.positional().size() != 1 || !options.positional().get(0).equals("writer")) {
+            throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
+                    + "[--commit-interval MS] [--bootstrap B --registry URL]");
+        }
+        int commands = options.intValue("commands", 20_000);
+        int samples = options.intValue("latency-samples", 500);
+        long commitInterval = options.intValue("commit-interval", 20);
+        Path work = Files.createTempDirectory("eventplane-bench");
+        EmbeddedKafka kafka = null;
+        ApicurioRegistry registry = null;
+        String bootstrap = options.get("bootstrap", null);
+        String registryUrl = options.get("registry", null);
+        try {
+            long t0 = System.nanoTime();
+            if (bootstrap == null) {
+                kafka = EmbeddedKafka.builder().logDir(work.resolve("kafka")).build().start();
+                bootstrap = kafka.bootstrapServers();
+                out.printf("startup: broker ready in %.2f s%n", kafka.startupDuration().toMillis() / 1000.0);
+            }
+            if (registryUrl == null) {
+                registry = ApicurioRegistry.builder().workDir(work.resolve("registry")).build().start();
+                registryUrl = registry.url();
+                out.printf("startup: registry ready in %.2f s%n", registry.startupDuration().toMillis() / 1000.0);
+            }
+            EventplaneConfig config = new EventplaneConfig(bootstrap, registryUrl,
+                    new Topics("bench" + UUID.randomUUID().toString().substring(0, 8)), 1);
+            long tw = System.nanoTime();
+            TopicSetup.ensureTopics(config);
+            try (WriterService writer = new WriterService(config, work.resolve("writer"), commitInterval).start();
+                 ObjectView view = new ObjectView(config, "bench-view", 1000).start();
+                 Outcomes outcomes = new Outcomes(config, "bench-outcomes");
+                 CommandSender sender = new CommandSender(config, "bench")) {
+                while (!writer.isReady()) {
+                    Thread.sleep(20);
+                }
+                view.awaitReady(Duration.ofSeconds(60));
+                out.printf("startup: writer running and view ready in %.2f s (whole bench setup %.2f s)%n",
+                        (System.nanoTime() - tw) / 1e9, (System.nanoTime() - t0) / 1e9);
+                Commands build = new Commands("bench");
+                Requests requests = new Requests(sender, outcomes, view);
+                // Warm-up: registers schemas, fills caches, JIT.
+                for (int i = 0; i < 200; i++) {
+                    requests.submit(build.create(pod("warm-" + i)), Duration.ofSeconds(30)).get();
+                }
+
+                AtomicLong seen = new AtomicLong();
+                view.addListener(c -> {
+                    if (c.getName().startsWith("tp-")) {
+                        seen.incrementAndGet();
+                    }
+                });
+                out.printf("throughput: sending %,d creates...%n", commands);
+                long start = System.nanoTime();
+                for (int i = 0; i < commands; i++) {
+                    sender.send(build.create(pod("tp-" + i)));
+                }
+                sender.flush();
+                long sent = System.nanoTime();
+                long lastPrint = sent;
+                while (seen.get() < commands) {
+                    Thread.sleep(5);
+                    if (System.nanoTime() - lastPrint > 1_000_000_000L) {
+                        lastPrint = System.nanoTime();
+                        out.printf("  ... %,d / %,d events (%.1f s)%n", seen.get(), commands, (lastPrint - start) / 1e9);
+                    }
+                }
+                double secs = (System.nanoTime() - start) / 1e9;
+                out.printf("throughput: %,d commands -> %,d events appended and visible in %.2f s = %,.0f events/s "
+                                + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, 1 partition)%n",
+                        commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval);
+
+                long[] latencies = new long[samples];
+                for (int i = 0; i < samples; i++) {
+                    Command c = build.create(pod("lat-" + i));
+                    long s = System.nanoTime();
+                    Requests.Result r = requests.submit(c, Duration.ofSeconds(30)).get();
+                    latencies[i] = System.nanoTime() - s;
+                    if (!r.accepted()) {
+                        err.println("bench: create rejected: " + r.outcome().getMessage());
+                        return 1;
+                    }
+                }
+                Arrays.sort(latencies);
+                out.printf("create latency (n=%d, one at a time, send -> writer -> event -> view): p50 %.1f ms, "
+                                + "p90 %.1f ms, p99 %.1f ms, max %.1f ms%n", samples, pct(latencies, 50),
+                        pct(latencies, 90), pct(latencies, 99), latencies[samples - 1] / 1e6);
+            }
+            return 0;
+        } finally {
+            if (registry != null) {
+                registry.close();
+            }
+            if (kafka != null) {
+                kafka.close();
+            }
+            LocalCluster.deleteRecursively(work);
+        }
+    }
+
+    static double pct(long[] sorted, double p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+    }
+
+    static Pod pod(String name) {
+        return Pod.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
+                        .setLabels(Map.of("app", "bench")).build())
+                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("app")
+                        .setImage("nginx:1.14.2").setResources(ResourceRequirements.newBuilder()
+                                .setRequests(Map.of("cpu", "100m", "memory", "64Mi")).build()).build())).build())
+                .build();
+    }
+}

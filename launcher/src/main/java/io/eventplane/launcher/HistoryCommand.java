@@ -1,0 +1,111 @@
+package io.eventplane.launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/** {@code eventplane history pod/default/nginx}: every change of one object, oldest first, from the event log. */
+final class HistoryCommand {
+    private HistoryCommand() {
+    }
+
+    static int run(Options options, PrintStream out, PrintStream err) throws Exception {
+        if (options.positional().size() != 1) {
+            throw new Options.UsageException("wants one object, e.g. pod/default/nginx or node/node-1");
+        }
+        String[] parts = options.positional().get(0).split("/");
+        KindInfo kind = resolveKind(parts[0]).orElseThrow(() ->
+                new Options.UsageException("unknown kind \"" + parts[0] + "\""));
+        String namespace;
+        String name;
+        if (kind.namespaced() && parts.length == 3) {
+            namespace = parts[1];
+            name = parts[2];
+        } else if (kind.namespaced() && parts.length == 2) {
+            namespace = "default";
+            name = parts[1];
+        } else if (!kind.namespaced() && parts.length == 2) {
+            namespace = "_";
+            name = parts[1];
+        } else {
+            throw new Options.UsageException("wants " + (kind.namespaced() ? "kind/namespace/name" : "kind/name"));
+        }
+        String server = options.get("server", null);
+        if (server == null) {
+            Path kubeconfig = Path.of(options.get("data-dir", ".eventplane"), "kubeconfig");
+            server = Kubeconfig.server(kubeconfig);
+            if (server == null) {
+                err.println("eventplane history: no --server given and no " + kubeconfig + " (is `eventplane up` running?)");
+                return 1;
+            }
+        }
+        String url = server + "/apis/eventplane.io/v1/history/" + kind.kind() + "/" + enc(namespace) + "/" + enc(name);
+        HttpResponse<String> response;
+        try {
+            response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            err.println("eventplane history: cannot reach " + server + ": " + e.getMessage());
+            return 1;
+        }
+        JsonNode body = new ObjectMapper().readTree(response.body());
+        if (response.statusCode() != 200) {
+            err.println("Error from server (" + body.path("reason").asText() + "): " + body.path("message").asText());
+            return 1;
+        }
+        if ("json".equals(options.get("o", options.get("output", "")))) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(body));
+            return 0;
+        }
+        JsonNode items = body.has("items") ? body.get("items") : body;
+        out.printf("%-22s %-18s %-17s %-10s %s%n", "TIME", "ACTOR", "CHANGE", "RV", "STATE");
+        for (JsonNode e : items) {
+            out.printf("%-22s %-18s %-17s %-10s %s%n", e.path("time").asText(), e.path("actor").asText(),
+                    e.path("type").asText(), e.path("resourceVersion").asText(), summary(e.path("object")));
+        }
+        return 0;
+    }
+
+    /** A short state line: phase and node for pods, Ready for nodes, generation otherwise. */
+    static String summary(JsonNode object) {
+        StringBuilder sb = new StringBuilder();
+        JsonNode status = object.path("status");
+        if (status.has("phase")) {
+            sb.append("phase=").append(status.get("phase").asText());
+        }
+        if (object.path("spec").has("nodeName")) {
+            sb.append(sb.length() > 0 ? " " : "").append("node=").append(object.path("spec").get("nodeName").asText());
+        }
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText().equals("Ready")) {
+                sb.append(sb.length() > 0 ? " " : "").append("Ready=").append(c.path("status").asText());
+            }
+        }
+        if (object.path("metadata").has("deletionTimestamp")) {
+            sb.append(sb.length() > 0 ? " " : "").append("deleting");
+        }
+        sb.append(sb.length() > 0 ? " " : "").append("gen=").append(object.path("metadata").path("generation").asText("-"));
+        return sb.toString();
+    }
+
+    static Optional<KindInfo> resolveKind(String word) {
+        String w = word.toLowerCase();
+        return Kinds.all().stream().filter(k -> k.kind().equalsIgnoreCase(w) || k.plural().equals(w)
+                || k.singular().equals(w) || k.shortNames().contains(w)).findFirst();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

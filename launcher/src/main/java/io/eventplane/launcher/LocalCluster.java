@@ -1,0 +1,163 @@
+package io.eventplane.launcher;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.TopicSetup;
+import io.eventplane.gateway.GatewayServer;
+import io.eventplane.nodesim.NodeSimulator;
+import io.eventplane.scheduler.SchedulerService;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.ApicurioRegistry;
+import io.eventplane.testkit.EmbeddedKafka;
+import io.eventplane.topology.WriterService;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * Everything in one JVM but the registry (a child process on a JDK 21+): broker, writer, gateway, scheduler and node-sim,
+ * started in dependency order, stopped in reverse. State lives under the data directory, so a second start comes back
+ * with the same objects, rebuilt from the log.
+ */
+final class LocalCluster implements AutoCloseable {
+
+    record Settings(Path dataDir, int nodes, int port, String bindHost) {
+    }
+
+    private final Settings settings;
+    private final PrintStream out;
+    private final long started = System.nanoTime();
+    private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private EmbeddedKafka kafka;
+    private ApicurioRegistry registry;
+    private GatewayServer gateway;
+    private EventplaneConfig config;
+
+    LocalCluster(Settings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    void start() throws Exception {
+        Path data = settings.dataDir();
+        Files.createDirectories(data.resolve("logs"));
+        step("data directory " + data);
+
+        kafka = EmbeddedKafka.builder().logDir(data.resolve("kafka")).build().start();
+        running.push(kafka);
+        step("Kafka 4.3.1 broker (KRaft) ready at " + kafka.bootstrapServers() + ", cluster id " + kafka.clusterId());
+
+        registry = ApicurioRegistry.builder().workDir(data.resolve("registry")).kafkaSql(kafka.bootstrapServers()).build().start();
+        running.push(registry);
+        step("Apicurio schema registry ready at " + registry.url() + " (schemas kept in Kafka)");
+
+        config = new EventplaneConfig(kafka.bootstrapServers(), registry.url(), Topics.DEFAULT, partitions());
+        TopicSetup.ensureTopics(config);
+        WriterService writer = new WriterService(config, data.resolve("writer-state"), 20).start();
+        running.push(writer);
+        await("writer", writer::isReady, Duration.ofSeconds(60));
+        step("single writer (Kafka Streams, exactly_once_v2) running");
+
+        gateway = GatewayServer.start(config, settings.port(), settings.bindHost());
+        running.push(gateway);
+        gateway.addReadinessCheck("kafka", kafka::isRunning);
+        gateway.addReadinessCheck("registry", registry::isRunning);
+        gateway.addReadinessCheck("writer", writer::isReady);
+        step("API gateway serving " + gateway.url() + " (event log replayed into its view)");
+
+        SchedulerService scheduler = new SchedulerService(config, "scheduler");
+        scheduler.start();
+        running.push(scheduler);
+        gateway.addReadinessCheck("scheduler", scheduler::isReady);
+
+        NodeSimulator nodes = new NodeSimulator(config, settings.nodes(), io.eventplane.nodesim.NodeShape.defaults(), Clock.systemUTC());
+        nodes.start();
+        running.push(nodes);
+        gateway.addReadinessCheck("node-sim", nodes::isReady);
+        await("scheduler", scheduler::isReady, Duration.ofSeconds(60));
+        await("node-sim", nodes::isReady, Duration.ofSeconds(60));
+        step("scheduler running; node-sim registered " + settings.nodes() + " simulated node(s)");
+
+        Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
+    }
+
+    private int partitions() throws Exception {
+        String configured = EventplaneConfig.setting("EVENTPLANE_PARTITIONS", "");
+        try (Admin admin = Admin.create(java.util.Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            var topics = admin.listTopics().names().get();
+            if (topics.contains(Topics.DEFAULT.commands())) {
+                // Existing log: its partition count is fixed (resourceVersions encode it).
+                return admin.describeTopics(java.util.List.of(Topics.DEFAULT.commands())).allTopicNames().get()
+                        .get(Topics.DEFAULT.commands()).partitions().size();
+            }
+        }
+        return configured.isEmpty() ? 1 : Integer.parseInt(configured);
+    }
+
+    void printSummary() {
+        Path kubeconfig = settings.dataDir().resolve("kubeconfig");
+        out.printf("""
+
+                Eventplane is ready in %.1f s.
+                  API server:       %s   (GET %s/readyz)
+                  Kafka bootstrap:  %s
+                  Schema registry:  %s
+                  kubeconfig:       %s
+                  logs:             %s
+
+                Try:  export KUBECONFIG=%s
+                      kubectl get nodes
+                Stop with Ctrl-C.
+                %n""", seconds(), gateway.url(), gateway.url(), kafka.bootstrapServers(), registry.url(), kubeconfig,
+                settings.dataDir().resolve("logs"), kubeconfig);
+    }
+
+    private void step(String what) {
+        out.printf("[%5.1fs] %s%n", seconds(), what);
+    }
+
+    private double seconds() {
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    private static void await(String what, BooleanSupplier ready, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ready.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(what + " did not become ready within " + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    EventplaneConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        while (!running.isEmpty()) {
+            AutoCloseable c = running.pop();
+            try {
+                c.close();
+            } catch (Exception e) {
+                out.println("eventplane: error while stopping " + c.getClass().getSimpleName() + ": " + e);
+            }
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package io.eventplane.nodesim;
+
+import io.eventplane.client.CommandSender;
+import io.eventplane.client.Commands;
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.ObjectView;
+import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.Command;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.Lease;
+import io.eventplane.model.Node;
+import io.eventplane.model.Pod;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * N simulated kubelets in one process: registers their Nodes and Leases (adopting those that already exist), renews
+ * the Leases, and moves the pods bound to them through {@link PodLifecycle} by sending status updates and deletes to
+ * the writer.
+ *
+ * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it and asks the lifecycle what
+ * comes next. A delayed step stays planned while the pod stays in the same stage; when it is due the pod is read and
+ * decided again. Every command carries the resourceVersion it was decided on; a conflict is simply followed by the
+ * next change, and a command that shows no effect is retried after {@link NodeSimSettings#retryAfter()}. All work runs
+ * on one scheduler thread, so the simulator's own state needs no locks.
+ */
+public final class NodeSimulator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
+    private static final int MAX_ATTEMPTS = 5;
+
+    private record Planned(String stage, ScheduledFuture<?> task) {
+    }
+
+    /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
+    private record Sent(String resourceVersion, int attempts) {
+    }
+
+    private final EventplaneConfig config;
+    private final NodeShape shape;
+    private final Clock clock;
+    private final NodeSimSettings settings;
+    private final Map<String, SimNode> nodes = new LinkedHashMap<>();
+    private final Map<String, Commands> commands = new HashMap<>();
+    private final PodLifecycle lifecycle;
+    private final PodIpAllocator addresses = new PodIpAllocator();
+    private final Map<String, Planned> planned = new HashMap<>();
+    private final Map<String, Sent> sent = new HashMap<>();
+    private ScheduledExecutorService executor;
+    private ObjectView view;
+    private CommandSender sender;
+    private volatile boolean active;
+    private volatile boolean closed;
+
+    public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock, NodeSimSettings settings) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("at least one node");
+        }
+        this.config = config;
+        this.shape = shape;
+        this.clock = clock;
+        this.settings = settings;
+        for (int i = 1; i <= nodes; i++) {
+            SimNode n = SimNode.of(settings.namePrefix(), i);
+            this.nodes.put(n.name(), n);
+            this.commands.put(n.name(), new Commands("node-sim/" + n.name(), clock));
+        }
+        this.lifecycle = new PodLifecycle(settings.startDelayMin(), settings.startDelayMax(), settings.shutdownDelay(),
+                new Random(settings.seed()));
+    }
+
+    public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock) {
+        this(config, nodes, shape, clock, NodeSimSettings.defaults());
+    }
+
+    public NodeSimulator start() {
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "node-sim-" + settings.namePrefix());
+            t.setDaemon(true);
+            return t;
+        });
+        sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
+        view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
+        view.addListener(this::onChange);
+        view.start();
+        executor.execute(this::bootstrap);
+        return this;
+    }
+
+    /** Every node and its Lease is in the view and the simulator is following its pods. */
+    public boolean isReady() {
+        if (!active || closed || !view.isReady()) {
+            return false;
+        }
+        for (SimNode n : nodes.values()) {
+            if (view.get(nodeKey(n)).isEmpty() || view.get(leaseKey(n)).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public List<String> nodeNames() {
+        return List.copyOf(nodes.keySet());
+    }
+
+    // ---- the view's thread: only hand keys over
+
+    private void onChange(ObjectChanged change) {
+        if (!active) {
+            return;
+        }
+        String kind = change.getKind();
+        if (kind.equals(Kinds.POD.kind())) {
+            Pod pod = (Pod) change.getObject();
+            String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+            if (node != null && nodes.containsKey(node)) {
+                String key = Keys.of(kind, change.getNamespace(), change.getName());
+                if (change.getType() == ChangeType.DELETED) {
+                    run(() -> forget(key, change.getUid()));
+                } else {
+                    run(() -> evaluate(key, null));
+                }
+            }
+        } else if (change.getType() == ChangeType.DELETED && nodes.containsKey(change.getName())
+                && (kind.equals(Kinds.NODE.kind())
+                || (kind.equals(Kinds.LEASE.kind()) && NodeTemplates.LEASE_NAMESPACE.equals(change.getNamespace())))) {
+            SimNode n = nodes.get(change.getName());
+            run(() -> register(n)); // a kubelet registers again when its Node or Lease is removed
+        }
+    }
+
+    private void run(Runnable task) {
+        if (!closed) {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.warn("node-sim: {}", e.toString(), e);
+                }
+            });
+        }
+    }
+
+    // ---- the simulator's thread
+
+    private void bootstrap() {
+        try {
+            while (!closed) {
+                try {
+                    view.awaitReady(Duration.ofSeconds(30));
+                    break;
+                } catch (TimeoutException e) {
+                    LOG.info("node-sim: waiting for the view to catch up with the log");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        int adopted = 0;
+        for (SimNode n : nodes.values()) {
+            adopted += register(n) ? 1 : 0;
+        }
+        active = true;
+        int pods = 0;
+        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
+            Pod pod = (Pod) c.getObject();
+            if (pod.getSpec() != null && nodes.containsKey(pod.getSpec().getNodeName())) {
+                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()), null);
+                pods++;
+            }
+        }
+        long every = settings.leaseRenewInterval().toMillis();
+        executor.scheduleAtFixedRate(() -> {
+            try {
+                renewLeases();
+            } catch (RuntimeException e) {
+                LOG.warn("node-sim: lease renewal failed: {}", e.toString(), e);
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        LOG.info("node-sim: {} node(s) registered ({} adopted), {} pod(s) already bound to them; leases renewed every {}",
+                nodes.size(), adopted, pods, settings.leaseRenewInterval());
+    }
+
+    /** Creates the node and its Lease, or adopts them when they exist. Answers whether the node existed. */
+    private boolean register(SimNode n) {
+        Commands cmd = commands.get(n.name());
+        Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        if (existing.isEmpty()) {
+            send(cmd.create(NodeTemplates.node(n, shape, clock.instant())));
+            LOG.debug("node-sim: {} registering", n.name());
+        } else if (!NodeTemplates.isReady(existing.get())) {
+            send(cmd.updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
+            LOG.debug("node-sim: {} adopted, reporting Ready again", n.name());
+        }
+        if (view.get(leaseKey(n)).isEmpty()) {
+            String uid = existing.map(node -> node.getMetadata().getUid()).orElse(null);
+            send(cmd.create(NodeTemplates.lease(n.name(), uid, settings.leaseDurationSeconds(), clock.instant())));
+        }
+        return existing.isPresent();
+    }
+
+    /** One UPDATE per node with the Lease's current resourceVersion, all handed to the producer in one burst. */
+    private void renewLeases() {
+        int renewed = 0;
+        for (SimNode n : nodes.values()) {
+            Optional<ObjectChanged> lease = view.get(leaseKey(n));
+            Commands cmd = commands.get(n.name());
+            if (lease.isEmpty()) {
+                String uid = view.get(nodeKey(n)).map(c -> c.getUid()).orElse(null);
+                send(cmd.create(NodeTemplates.lease(n.name(), uid, settings.leaseDurationSeconds(), clock.instant())));
+            } else {
+                send(cmd.update(NodeTemplates.renewed((Lease) lease.get().getObject(), n.name(),
+                        settings.leaseDurationSeconds(), clock.instant())));
+                renewed++;
+            }
+        }
+        LOG.debug("node-sim: renewed {} lease(s)", renewed);
+    }
+
+    /**
+     * Decides the pod's next step from its current state. {@code due} names the stage whose delay just ran out: if the
+     * pod is still in it, the step is taken now.
+     */
+    private void evaluate(String key, String due) {
+        Optional<ObjectChanged> change = view.get(key);
+        if (change.isEmpty()) {
+            cancel(key);
+            sent.remove(key);
+            return;
+        }
+        Pod pod = (Pod) change.get().getObject();
+        SimNode node = pod.getSpec() == null ? null : nodes.get(pod.getSpec().getNodeName());
+        if (node == null) {
+            cancel(key);
+            return;
+        }
+        String rv = pod.getMetadata().getResourceVersion();
+        Sent pending = sent.get(key);
+        if (pending != null) {
+            if (pending.resourceVersion().equals(rv)) {
+                return; // our command for this version is on its way
+            }
+            sent.remove(key);
+        }
+        Optional<PodLifecycle.Step> step = lifecycle.next(pod, host(pod, node), clock.instant());
+        if (step.isEmpty()) {
+            cancel(key);
+            return;
+        }
+        PodLifecycle.Step s = step.get();
+        if (s.stage().equals(due) || s.delay().isZero() || s.delay().isNegative()) {
+            cancel(key);
+            act(key, pod, node, s, 1);
+            return;
+        }
+        Planned p = planned.get(key);
+        if (p != null && p.stage().equals(s.stage())) {
+            return; // already planned; a change that keeps the pod in its stage does not restart the delay
+        }
+        cancel(key);
+        String stage = s.stage();
+        planned.put(key, new Planned(stage, executor.schedule(() -> {
+            planned.remove(key);
+            safely(() -> evaluate(key, stage));
+        }, s.delay().toMillis(), TimeUnit.MILLISECONDS)));
+        LOG.debug("node-sim: {} {} planned in {} ms", key, stage, s.delay().toMillis());
+    }
+
+    private void act(String key, Pod pod, SimNode node, PodLifecycle.Step step, int attempt) {
+        String rv = pod.getMetadata().getResourceVersion();
+        Commands cmd = commands.get(node.name());
+        Command command;
+        if (step instanceof PodLifecycle.UpdateStatus u) {
+            command = cmd.updateStatus(u.pod());
+        } else {
+            PodLifecycle.Delete d = (PodLifecycle.Delete) step;
+            command = cmd.delete(Kinds.POD, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), 0L, d.uid());
+        }
+        LOG.debug("node-sim: {} {} {} at resourceVersion {}", node.name(), step.stage(), key, rv);
+        sent.put(key, new Sent(rv, attempt));
+        send(command);
+        executor.schedule(() -> safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The view still shows the version our command was decided on: it was lost or rejected; decide again. */
+    private void recheck(String key, String rv) {
+        Sent s = sent.get(key);
+        if (s == null || !s.resourceVersion().equals(rv)) {
+            return;
+        }
+        sent.remove(key);
+        if (s.attempts() >= MAX_ATTEMPTS) {
+            LOG.warn("node-sim: {} shows no effect of {} commands at resourceVersion {}; waiting for its next change",
+                    key, s.attempts(), rv);
+            return;
+        }
+        Optional<ObjectChanged> change = view.get(key);
+        if (change.isEmpty()) {
+            return;
+        }
+        Pod pod = (Pod) change.get().getObject();
+        SimNode node = nodes.get(pod.getSpec().getNodeName());
+        if (node != null && rv.equals(pod.getMetadata().getResourceVersion())) {
+            lifecycle.next(pod, host(pod, node), clock.instant()).ifPresent(step -> act(key, pod, node, step, s.attempts() + 1));
+        }
+    }
+
+    private PodLifecycle.PodHost host(Pod pod, SimNode node) {
+        String existing = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        String ip = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? node.internalIP()
+                : addresses.addressFor(pod.getMetadata().getUid(), node.podSubnet(), existing).orElse(null);
+        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip);
+    }
+
+    private void forget(String key, String uid) {
+        cancel(key);
+        sent.remove(key);
+        addresses.release(uid);
+        LOG.debug("node-sim: {} gone", key);
+    }
+
+    private void cancel(String key) {
+        Planned p = planned.remove(key);
+        if (p != null) {
+            p.task().cancel(false);
+        }
+    }
+
+    private void send(Command command) {
+        sender.send(command).whenComplete((md, e) -> {
+            if (e != null) {
+                LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
+            }
+        });
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.warn("node-sim: {}", e.toString(), e);
+        }
+    }
+
+    private static String nodeKey(SimNode n) {
+        return Keys.of(Kinds.NODE.kind(), "", n.name());
+    }
+
+    private static String leaseKey(SimNode n) {
+        return Keys.of(Kinds.LEASE.kind(), NodeTemplates.LEASE_NAMESPACE, n.name());
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        active = false;
+        if (executor != null) {
+            executor.shutdownNow();
+            try {
+                executor.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (view != null) {
+            view.close();
+        }
+        if (sender != null) {
+            sender.close();
+        }
+        LOG.info("node-sim: stopped {} node(s)", nodes.size());
+    }
+}

@@ -1,0 +1,222 @@
+package io.eventplane.nodesim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eventplane.client.CommandSender;
+import io.eventplane.client.Commands;
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.ObjectView;
+import io.eventplane.client.Subscription;
+import io.eventplane.client.WatchEvent;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.log.ChangeType;
+import io.eventplane.model.Container;
+import io.eventplane.model.Lease;
+import io.eventplane.model.Node;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.Pod;
+import io.eventplane.model.PodSpec;
+import io.eventplane.model.ResourceRequirements;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.SharedCluster;
+import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.topology.WriterService;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Simulated nodes against a real broker, registry and writer. The test plays the scheduler: it binds pods itself.
+ */
+@ExtendWith(SharedClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NodeSimulatorIntegrationTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final NodeSimSettings FAST = NodeSimSettings.defaults()
+            .withStartDelay(Duration.ZERO, Duration.ofMillis(100))
+            .withShutdownDelay(Duration.ofMillis(100))
+            .withLeaseRenewInterval(Duration.ofSeconds(1));
+
+    private final Commands user = new Commands("test-user");
+    private final ViewWaiter waiter = new ViewWaiter();
+    private EventplaneConfig config;
+    private WriterService writer;
+    private ObjectView view;
+    private NodeSimulator nodes;
+    private CommandSender sender;
+
+    @BeforeAll
+    void start(@TempDir Path dir) {
+        SharedCluster cluster = SharedCluster.get();
+        config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(), new Topics("t" + UUID.randomUUID()), 1);
+        writer = new WriterService(config, dir.resolve("writer"), 20).start();
+        view = new ObjectView(config, "test-view");
+        view.addListener(waiter);
+        view.start();
+        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC(), FAST).start();
+        sender = new CommandSender(config, "test-user");
+        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady(),
+                () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady());
+    }
+
+    @AfterAll
+    void stop() {
+        for (AutoCloseable c : new AutoCloseable[] {sender, nodes, view, writer}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // closing anyway
+            }
+        }
+    }
+
+    private Optional<Pod> pod(String name) {
+        return view.get(Kinds.POD.kind(), "default", name).map(c -> (Pod) c.getObject());
+    }
+
+    private Optional<Node> node(String name) {
+        return view.get(Kinds.NODE.kind(), "", name).map(c -> (Node) c.getObject());
+    }
+
+    private Optional<Lease> lease(String name) {
+        return view.get(Kinds.LEASE.kind(), NodeTemplates.LEASE_NAMESPACE, name).map(c -> (Lease) c.getObject());
+    }
+
+    private static boolean runningAndReady(Pod p) {
+        return p.getStatus() != null && "Running".equals(p.getStatus().getPhase()) && p.getStatus().getConditions()
+                .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** Creates a pod and binds it to {@code nodeName} as the scheduler would, with the uid the writer gave it. */
+    private void createBound(String name, String nodeName) {
+        Container c = Container.newBuilder().setName("nginx").setImage("nginx")
+                .setResources(ResourceRequirements.newBuilder().setRequests(Map.of("cpu", "100m")).build()).build();
+        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
+                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build()));
+        sender.flush();
+        Pod created = waiter.await(DEADLINE, () -> pod(name), () -> name + " was not created");
+        sender.send(user.bind("default", name, created.getMetadata().getUid(), nodeName));
+        sender.flush();
+    }
+
+    @Test
+    @DisplayName("three nodes register Ready with zones, addresses and a lease each in kube-node-lease, renewed over time")
+    void nodesRegisterAndRenewLeases() {
+        Set<String> zones = new HashSet<>();
+        for (String name : List.of("node-1", "node-2", "node-3")) {
+            Node n = node(name).orElseThrow();
+            assertTrue(NodeTemplates.isReady(n), name + " is Ready");
+            assertEquals(name, n.getMetadata().getLabels().get("kubernetes.io/hostname"));
+            assertEquals("4", n.getStatus().getAllocatable().get("cpu"));
+            zones.add(n.getMetadata().getLabels().get("topology.kubernetes.io/zone"));
+            Lease l = lease(name).orElseThrow();
+            assertEquals(name, l.getSpec().getHolderIdentity());
+            assertEquals(40, l.getSpec().getLeaseDurationSeconds());
+        }
+        assertEquals(Set.of("zone-a", "zone-b", "zone-c"), zones);
+
+        Instant first = lease("node-1").orElseThrow().getSpec().getRenewTime();
+        waiter.awaitTrue(DEADLINE, () -> lease("node-1").orElseThrow().getSpec().getRenewTime().isAfter(first),
+                () -> "node-1's lease was not renewed after " + first);
+    }
+
+    @Test
+    @DisplayName("POD-3.7 POD-4.2 POD-6.9 bound pods go Pending (ContainerCreating) -> Running, Ready, with unique pod IPs")
+    void boundPodsRun() throws InterruptedException {
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            names.add("run-" + i);
+            createBound("run-" + i, "node-" + (1 + i % 3));
+        }
+
+        List<Pod> pods = waiter.await(DEADLINE, () -> {
+            List<Pod> found = new ArrayList<>();
+            for (String n : names) {
+                Optional<Pod> p = pod(n).filter(NodeSimulatorIntegrationTest::runningAndReady);
+                if (p.isEmpty()) {
+                    return Optional.empty();
+                }
+                found.add(p.get());
+            }
+            return Optional.of(found);
+        }, () -> "not all Running and Ready: " + names.stream().map(n -> n + "=" + pod(n).map(p -> p.getStatus().getPhase())).toList());
+
+        Set<String> ips = new HashSet<>();
+        for (Pod p : pods) {
+            String node = p.getSpec().getNodeName();
+            int index = Integer.parseInt(node.substring("node-".length()));
+            assertTrue(p.getStatus().getPodIP().startsWith("10.244." + index + "."), p.getStatus().getPodIP());
+            assertTrue(ips.add(p.getStatus().getPodIP()), "unique " + p.getStatus().getPodIP());
+            assertEquals(SimNode.of("node-", index).internalIP(), p.getStatus().getHostIP());
+            assertEquals("docker.io/library/nginx:latest", p.getStatus().getContainerStatuses().get(0).getImage());
+        }
+
+        List<String> waitingReasons = new ArrayList<>();
+        try (Subscription history = view.watch(new long[] {0}, c -> c.getName().equals("run-1")
+                && c.getType() == ChangeType.STATUS_UPDATED, 100)) {
+            for (WatchEvent e = history.poll(Duration.ofMillis(50)); e != null; e = history.poll(Duration.ofMillis(50))) {
+                Pod p = (Pod) e.change().getObject();
+                var state = p.getStatus().getContainerStatuses().get(0).getState();
+                waitingReasons.add(state.getWaiting() == null ? "running" : state.getWaiting().getReason());
+            }
+        }
+        assertEquals(List.of("ContainerCreating", "running"), waitingReasons, "a kubelet's two steps");
+    }
+
+    @Test
+    @DisplayName("POD-12.4 POD-12.11 a deleted running pod is stopped and removed by its kubelet with grace period 0")
+    void deletedPodIsRemoved() {
+        createBound("doomed", "node-2");
+        Pod running = waiter.await(DEADLINE, () -> pod("doomed").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "doomed: " + pod("doomed"));
+
+        sender.send(user.delete(Kinds.POD, "default", "doomed", null, running.getMetadata().getUid()));
+        sender.flush();
+
+        waiter.awaitTrue(Duration.ofSeconds(20), () -> pod("doomed").isEmpty(),
+                () -> "doomed is still there (its grace period is 30 s; the kubelet should remove it well before)");
+    }
+
+    @Test
+    @DisplayName("a restarted simulator adopts its existing nodes, leases and running pods instead of failing")
+    void restartAdopts() {
+        NodeSimSettings other = FAST.withNamePrefix("again-");
+        String nodeUid;
+        try (NodeSimulator first = new NodeSimulator(config, 1, NodeShape.defaults(), Clock.systemUTC(), other).start()) {
+            waiter.awaitTrue(DEADLINE, first::isReady, () -> "the first simulator did not register again-1");
+            nodeUid = node("again-1").orElseThrow().getMetadata().getUid();
+            createBound("survivor", "again-1");
+            waiter.awaitTrue(DEADLINE, () -> pod("survivor").filter(NodeSimulatorIntegrationTest::runningAndReady).isPresent(),
+                    () -> "survivor: " + pod("survivor"));
+        }
+        String podIP = pod("survivor").orElseThrow().getStatus().getPodIP();
+
+        try (NodeSimulator second = new NodeSimulator(config, 1, NodeShape.defaults(), Clock.systemUTC(), other).start()) {
+            waiter.awaitTrue(DEADLINE, second::isReady, () -> "the second simulator is not ready");
+            assertEquals(nodeUid, node("again-1").orElseThrow().getMetadata().getUid(), "the same node, adopted");
+
+            sender.send(user.delete(Kinds.POD, "default", "survivor", null, pod("survivor").orElseThrow().getMetadata().getUid()));
+            sender.flush();
+            waiter.awaitTrue(Duration.ofSeconds(20), () -> pod("survivor").isEmpty(),
+                    () -> "the adopted pod was not removed after its deletion (it had " + podIP + ")");
+        }
+    }
+}

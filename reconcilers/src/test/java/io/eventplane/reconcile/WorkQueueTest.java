@@ -1,0 +1,48 @@
+package io.eventplane.reconcile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class WorkQueueTest {
+    private static final Duration NOW = Duration.ZERO;
+
+    @Test
+    @DisplayName("repeated adds of a waiting key coalesce, and keys come out in the order they were first added")
+    void coalesces() throws InterruptedException {
+        try (WorkQueue<String> q = new WorkQueue<>("test")) {
+            q.add("a");
+            q.add("b");
+            q.add("a");
+
+            assertEquals(List.of("a", "b"), q.take(10, NOW));
+        }
+    }
+
+    @Test
+    @DisplayName("a key added while it is processed is not handed out twice at once, but again after done")
+    void noConcurrentProcessing() throws InterruptedException {
+        try (WorkQueue<String> q = new WorkQueue<>("test")) {
+            q.add("a");
+            List<String> first = q.take(10, NOW);
+            q.add("a");
+
+            assertEquals(List.of(), q.take(10, NOW));
+            q.done("a");
+            assertEquals(first, q.take(10, NOW));
+        }
+    }
+
+    @Test
+    @DisplayName("the backoff doubles with each failure and is capped")
+    void backoff() {
+        try (WorkQueue<String> q = new WorkQueue<>("test", Duration.ofMillis(100), Duration.ofSeconds(1))) {
+            assertEquals(Duration.ofMillis(100), q.backoff(1));
+            assertEquals(Duration.ofMillis(400), q.backoff(3));
+            assertEquals(Duration.ofSeconds(1), q.backoff(30));
+        }
+    }
+}
