@@ -113,7 +113,7 @@ class SchedulerEndToEndTest {
 
     @Test
     @DisplayName("POD-1.13 POD-3.7 twenty pods are each bound exactly once, spread evenly, and reach Running with Ready=True")
-    void twentyPodsRun() throws InterruptedException {
+    void twentyPodsRun() throws Exception {
         for (int i = 1; i <= 20; i++) {
             sender.send(user.create(nginx("web-" + i, "100m")));
         }

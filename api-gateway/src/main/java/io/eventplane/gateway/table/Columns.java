@@ -17,11 +17,11 @@ public interface Columns {
             return new Column(name, "string", "", description, 1);
         }
 
-        public static Column name() {
+        public static Column nameColumn() {
             return new Column("Name", "string", "name", "Name must be unique within a namespace.", 0);
         }
 
-        public static Column age() {
+        public static Column ageColumn() {
             return new Column("Age", "string", "", "CreationTimestamp is a timestamp representing the server time "
                     + "when this object was created.", 0);
         }

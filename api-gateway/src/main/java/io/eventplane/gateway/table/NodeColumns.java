@@ -17,10 +17,10 @@ import org.apache.avro.specific.SpecificRecord;
 /** {@code kubectl get nodes}: NAME STATUS ROLES AGE VERSION, plus addresses, OS, kernel and runtime when wide. */
 final class NodeColumns implements Columns {
     private static final List<Column> COLUMNS = List.of(
-            Column.name(),
+            Column.nameColumn(),
             Column.of("Status", "The status of the node"),
             Column.of("Roles", "The roles of the node"),
-            Column.age(),
+            Column.ageColumn(),
             Column.of("Version", "Kubelet Version reported by the node."),
             Column.wide("Internal-IP", "List of addresses reachable to the node. Queried from cloud provider, if available."),
             Column.wide("External-IP", "List of addresses reachable to the node. Queried from cloud provider, if available."),

@@ -19,12 +19,12 @@ import org.apache.avro.specific.SpecificRecord;
 /** {@code kubectl get pods}: NAME READY STATUS RESTARTS AGE, and IP NODE NOMINATED NODE READINESS GATES when wide. */
 final class PodColumns implements Columns {
     private static final List<Column> COLUMNS = List.of(
-            Column.name(),
+            Column.nameColumn(),
             Column.of("Ready", "The aggregate readiness state of this pod for accepting traffic."),
             Column.of("Status", "The aggregate status of the containers in this pod."),
             Column.of("Restarts", "The number of times the containers in this pod have been restarted and when the "
                     + "last container in this pod has restarted."),
-            Column.age(),
+            Column.ageColumn(),
             Column.wide("IP", "podIP address allocated to the pod."),
             Column.wide("Node", "NodeName is a request to schedule this pod onto a specific node."),
             Column.wide("Nominated Node", "nominatedNodeName is set when this pod preempts other pods on the node."),

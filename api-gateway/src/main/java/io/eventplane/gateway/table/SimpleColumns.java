@@ -19,7 +19,7 @@ final class SimpleColumns {
     static final Columns DEFAULT = new Columns() {
         @Override
         public List<Column> columns() {
-            return List.of(Column.name(), Column.age());
+            return List.of(Column.nameColumn(), Column.ageColumn());
         }
 
         @Override
@@ -32,7 +32,7 @@ final class SimpleColumns {
     static final Columns NAMESPACE = new Columns() {
         @Override
         public List<Column> columns() {
-            return List.of(Column.name(), Column.of("Status", "The status of the namespace"), Column.age());
+            return List.of(Column.nameColumn(), Column.of("Status", "The status of the namespace"), Column.ageColumn());
         }
 
         @Override
@@ -47,7 +47,7 @@ final class SimpleColumns {
     static final Columns LEASE = new Columns() {
         @Override
         public List<Column> columns() {
-            return List.of(Column.name(), Column.of("Holder", "The holder of the lease"), Column.age());
+            return List.of(Column.nameColumn(), Column.of("Holder", "The holder of the lease"), Column.ageColumn());
         }
 
         @Override

@@ -22,6 +22,11 @@ public interface KindRules<T extends SpecificRecord> {
     /** Causes of an invalid object; empty when valid. Runs on creation and after every update. */
     List<StatusCause> validate(T object);
 
+    /** Causes that only apply to a new object (on top of {@link #validate}). */
+    default List<StatusCause> validateCreate(T object) {
+        return List.of();
+    }
+
     /** Causes of a forbidden transition from {@code old} to {@code updated} (immutable fields); empty when allowed. */
     default List<StatusCause> validateUpdate(T old, T updated) {
         return List.of();

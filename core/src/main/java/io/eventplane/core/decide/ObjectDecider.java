@@ -31,6 +31,11 @@ public final class ObjectDecider {
     public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
     public static final String ORPHAN_FINALIZER = "orphan";
 
+    static {
+        // Records compare through Avro's generic model: it needs the time conversions (no-op detection).
+        io.eventplane.core.codec.AvroTimeConversions.install();
+    }
+
     private final RulesRegistry rules;
 
     public ObjectDecider(RulesRegistry rules) {
@@ -85,6 +90,7 @@ public final class ObjectDecider {
         List<StatusCause> causes = new ArrayList<>();
         nameCauses(kind, command.getName(), causes);
         causes.addAll(r.validate(prepared));
+        causes.addAll(r.validateCreate(prepared));
         if (!causes.isEmpty()) {
             throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
         }

@@ -54,7 +54,6 @@ public final class PodRules implements KindRules<Pod> {
         }
         spec.setContainers(defaultContainers(spec.getContainers()));
         spec.setInitContainers(defaultContainers(spec.getInitContainers()));
-        spec.setTolerations(defaultTolerations(spec.getTolerations()));
         return Pod.newBuilder(pod).setSpec(spec.build()).build();
     }
 
@@ -118,6 +117,11 @@ public final class PodRules implements KindRules<Pod> {
 
     @Override
     public Pod prepareForCreate(Pod pod, Instant now) {
+        if (pod.getSpec() != null) {
+            // DefaultTolerationSeconds is an admission step: creation only.
+            pod = Pod.newBuilder(pod).setSpec(PodSpec.newBuilder(pod.getSpec())
+                    .setTolerations(defaultTolerations(pod.getSpec().getTolerations())).build()).build();
+        }
         PodStatus status = PodStatus.newBuilder().setPhase("Pending").setQosClass(qosClass(pod.getSpec())).build();
         return Pod.newBuilder(pod).setStatus(status).build();
     }
@@ -139,9 +143,9 @@ public final class PodRules implements KindRules<Pod> {
         if (spec.getRestartPolicy() != null && !RESTART_POLICIES.contains(spec.getRestartPolicy())) {
             causes.add(Causes.notSupported("spec.restartPolicy", spec.getRestartPolicy(), RESTART_POLICIES));
         }
-        if (spec.getActiveDeadlineSeconds() != null && spec.getActiveDeadlineSeconds() <= 0) {
+        if (spec.getActiveDeadlineSeconds() != null && spec.getActiveDeadlineSeconds() < 0) {
             causes.add(Causes.invalid("spec.activeDeadlineSeconds", spec.getActiveDeadlineSeconds(),
-                    "must be between 1 and 2147483647, inclusive"));
+                    "must be between 0 and 2147483647, inclusive"));
         }
         if (spec.getTerminationGracePeriodSeconds() != null && spec.getTerminationGracePeriodSeconds() < 0) {
             causes.add(Causes.invalid("spec.terminationGracePeriodSeconds", spec.getTerminationGracePeriodSeconds(),
@@ -248,6 +252,15 @@ public final class PodRules implements KindRules<Pod> {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    @Override
+    public List<StatusCause> validateCreate(Pod pod) {
+        if (pod.getSpec() != null && pod.getSpec().getActiveDeadlineSeconds() != null
+                && pod.getSpec().getActiveDeadlineSeconds() == 0) {
+            return List.of(Causes.invalid("spec.activeDeadlineSeconds", 0L, "must be between 1 and 2147483647, inclusive"));
+        }
+        return List.of();
     }
 
     /** POD-2.8 / POD-2.9: which spec fields an update may change. */

@@ -232,7 +232,8 @@ class ObjectDeciderTest {
         ObjectChanged c = created(pod("web", container("a", "nginx:1")));
         Pod p = stored(c);
         Pod renamed = Pod.newBuilder(p).setMetadata(ObjectMeta.newBuilder(p.getMetadata()).setName("other").build()).build();
-        assertEquals(400, decide(command(Verb.UPDATE, renamed, T0), c).outcome().getCode());
+        Command rename = Command.newBuilder(command(Verb.UPDATE, renamed, T0)).setName("web").build();
+        assertEquals(400, decide(rename, c).outcome().getCode());
         Pod otherUid = Pod.newBuilder(p).setMetadata(ObjectMeta.newBuilder(p.getMetadata()).setUid("x").build()).build();
         assertEquals(409, decide(command(Verb.UPDATE, otherUid, T0), c).outcome().getCode());
         Pod older = Pod.newBuilder(p).setMetadata(ObjectMeta.newBuilder(p.getMetadata())

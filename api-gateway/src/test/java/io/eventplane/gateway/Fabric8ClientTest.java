@@ -1,0 +1,107 @@
+package io.eventplane.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** fabric8 7.8 (JDK HTTP client) as a second real client of the gateway. */
+class Fabric8ClientTest {
+    private static GatewayFixture f;
+
+    @BeforeAll
+    static void start() throws Exception {
+        f = GatewayFixture.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        f.close();
+    }
+
+    private static KubernetesClient client(boolean onlyHttpWatches) {
+        Config config = new ConfigBuilder().withMasterUrl(f.url()).withNamespace("default")
+                .withOnlyHttpWatches(onlyHttpWatches).withRequestRetryBackoffLimit(0).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    private static Pod pod(String name) {
+        return new PodBuilder().withNewMetadata().withName(name).withLabels(Map.of("app", name)).endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("nginx:1.27").endContainer().endSpec().build();
+    }
+
+    @Test
+    @DisplayName("fabric8 creates, reads, lists by label, edits (JSON patch), waits for a condition and deletes a pod")
+    void podRoundTrip() {
+        try (KubernetesClient client = client(true)) {
+            Pod created = client.pods().resource(pod("fab")).create();
+            assertNotNull(created.getMetadata().getUid());
+            assertEquals("Pending", client.pods().withName("fab").get().getStatus().getPhase());
+            assertEquals(1, client.pods().withLabel("app", "fab").list().getItems().size());
+            Pod edited = client.pods().withName("fab").edit(p -> new PodBuilder(p).editMetadata()
+                    .addToLabels("edited", "yes").endMetadata().build());
+            assertEquals("yes", edited.getMetadata().getLabels().get("edited"));
+            Pod seen = client.pods().withName("fab").waitUntilCondition(
+                    p -> p != null && "yes".equals(p.getMetadata().getLabels().get("edited")), 20, TimeUnit.SECONDS);
+            assertNotNull(seen);
+            KubernetesClientException dup = null;
+            try {
+                client.pods().resource(pod("fab")).create();
+            } catch (KubernetesClientException e) {
+                dup = e;
+            }
+            assertNotNull(dup);
+            assertEquals(409, dup.getCode());
+            assertTrue(client.pods().withName("fab").delete().size() == 1);
+            assertNull(client.pods().withName("fab").get());
+        }
+    }
+
+    @Test
+    @DisplayName("a fabric8 watch gets ADDED and DELETED, also when it first tries a WebSocket")
+    void watches() throws Exception {
+        for (boolean onlyHttp : List.of(true, false)) {
+            String name = onlyHttp ? "watched-http" : "watched-ws";
+            List<String> events = new CopyOnWriteArrayList<>();
+            try (KubernetesClient client = client(onlyHttp);
+                 Watch w = client.pods().watch(new Watcher<>() {
+                     @Override
+                     public void eventReceived(Action action, Pod pod) {
+                         if (pod.getMetadata().getName().equals(name)) {
+                             events.add(action.name());
+                         }
+                     }
+
+                     @Override
+                     public void onClose(WatcherException cause) {
+                     }
+                 })) {
+                long t0 = System.nanoTime();
+                client.pods().resource(pod(name)).create();
+                GatewayFixture.awaitTrue("ADDED arrives", () -> events.contains("ADDED"), java.time.Duration.ofSeconds(15));
+                client.pods().withName(name).delete();
+                GatewayFixture.awaitTrue("DELETED arrives", () -> events.contains("DELETED"), java.time.Duration.ofSeconds(15));
+                assertTrue((System.nanoTime() - t0) / 1_000_000_000 < 15, "watch established quickly");
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.eventplane.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.SharedCluster;
+import io.eventplane.topology.WriterService;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A real cluster for one test class: the JVM's shared broker and registry, a writer and a gateway on topics of their
+ * own (so test classes never share state), and a plain HTTP client.
+ */
+final class GatewayFixture implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    final EventplaneConfig config;
+    final WriterService writer;
+    final GatewayServer gateway;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    private GatewayFixture(EventplaneConfig config, WriterService writer, GatewayServer gateway) {
+        this.config = config;
+        this.writer = writer;
+        this.gateway = gateway;
+    }
+
+    static GatewayFixture start() throws IOException {
+        SharedCluster cluster = SharedCluster.get().startAll();
+        Topics topics = new Topics("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10));
+        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(), topics, 1);
+        Path state = Files.createTempDirectory("writer-state");
+        WriterService writer = new WriterService(config, state, 20).start();
+        awaitTrue("the writer runs", writer::isReady, Duration.ofSeconds(60));
+        GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");
+        awaitTrue("the gateway is ready", gateway::isReady, Duration.ofSeconds(60));
+        return new GatewayFixture(config, writer, gateway);
+    }
+
+    static void awaitTrue(String what, BooleanSupplier condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting until " + what);
+            }
+        }
+    }
+
+    String url() {
+        return gateway.url();
+    }
+
+    HttpResponse<String> send(String method, String path, String contentType, byte[] body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(60));
+        if (body == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+            b.header("Content-Type", contentType);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new AssertionError(method + " " + path + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    HttpResponse<String> get(String path, String... headers) {
+        return send("GET", path, null, null, headers);
+    }
+
+    HttpResponse<String> post(String path, String json, String... headers) {
+        return send("POST", path, "application/json", json.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    HttpResponse<String> put(String path, String json) {
+        return send("PUT", path, "application/json", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    HttpResponse<String> patch(String path, String contentType, String body) {
+        return send("PATCH", path, contentType, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    HttpResponse<String> delete(String path, String json) {
+        return json == null ? send("DELETE", path, null, null)
+                : send("DELETE", path, "application/json", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static JsonNode json(HttpResponse<String> r) {
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new AssertionError("not JSON (" + r.statusCode() + "): " + r.body(), e);
+        }
+    }
+
+    /** A pod with one container; {@code extra} is spliced into metadata (e.g. labels). */
+    static String pod(String name, String metadataExtra) {
+        return """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s"%s},
+                 "spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}""".formatted(name,
+                metadataExtra == null ? "" : "," + metadataExtra);
+    }
+
+    static String node(String name) {
+        return """
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"%s","labels":{"node-role.kubernetes.io/worker":""}},
+                 "status":{"conditions":[{"type":"Ready","status":"True"}],
+                  "addresses":[{"type":"InternalIP","address":"10.0.0.7"}],
+                  "nodeInfo":{"kubeletVersion":"v1.32.5","osImage":"Debian GNU/Linux 12","kernelVersion":"6.1.0",
+                   "containerRuntimeVersion":"containerd://1.7.0"}}}""".formatted(name);
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+        writer.close();
+    }
+}

@@ -1,0 +1,112 @@
+package io.eventplane.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A watch read straight off the socket, chunk by chunk, so tests see the wire format itself: the status line, the
+ * headers, and each chunk of the chunked body.
+ */
+final class RawWatch implements AutoCloseable {
+    final int status;
+    final Map<String, String> headers = new LinkedHashMap<>();
+    private final Socket socket;
+    private final InputStream in;
+
+    RawWatch(String baseUrl, String pathAndQuery, String... extraHeaders) throws IOException {
+        URI uri = URI.create(baseUrl);
+        socket = new Socket(uri.getHost(), uri.getPort());
+        socket.setSoTimeout(30_000);
+        StringBuilder req = new StringBuilder("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + uri.getHost() + ":"
+                + uri.getPort() + "\r\nAccept: application/json\r\n");
+        for (int i = 0; i + 1 < extraHeaders.length; i += 2) {
+            req.append(extraHeaders[i]).append(": ").append(extraHeaders[i + 1]).append("\r\n");
+        }
+        req.append("\r\n");
+        OutputStream out = socket.getOutputStream();
+        out.write(req.toString().getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        in = socket.getInputStream();
+        String statusLine = line();
+        status = Integer.parseInt(statusLine.split(" ")[1]);
+        for (String h = line(); !h.isEmpty(); h = line()) {
+            int colon = h.indexOf(':');
+            headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
+        }
+    }
+
+    boolean chunked() {
+        return "chunked".equalsIgnoreCase(headers.get("transfer-encoding"));
+    }
+
+    /** The next chunk's bytes as text; null at the end of the body. */
+    String nextChunk() throws IOException {
+        String sizeLine = line();
+        int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
+        if (size == 0) {
+            line();
+            return null;
+        }
+        byte[] data = in.readNBytes(size);
+        line();
+        return new String(data, StandardCharsets.UTF_8);
+    }
+
+    /** The next chunk as one watch event, asserting the chunk is exactly one JSON object and a newline. */
+    JsonNode nextEvent() throws IOException {
+        String chunk = nextChunk();
+        if (chunk == null) {
+            return null;
+        }
+        if (!chunk.endsWith("\n") || chunk.indexOf('\n') != chunk.length() - 1) {
+            throw new AssertionError("a chunk must be one JSON object and one newline: " + chunk);
+        }
+        return GatewayFixture.JSON.readTree(chunk);
+    }
+
+    void timeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    static boolean isTimeout(IOException e) {
+        return e instanceof SocketTimeoutException;
+    }
+
+    /** The rest of a non-chunked body with a Content-Length. */
+    String fixedBody() throws IOException {
+        int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+        return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
+    private String line() throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.read()) != -1) {
+            if (c == '\n') {
+                break;
+            }
+            if (c != '\r') {
+                b.write(c);
+            }
+        }
+        if (c == -1 && b.size() == 0) {
+            throw new IOException("connection closed");
+        }
+        return b.toString(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
