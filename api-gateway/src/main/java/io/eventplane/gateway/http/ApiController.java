@@ -40,12 +40,10 @@ import org.slf4j.LoggerFactory;
 public class ApiController {
     private static final Logger LOG = LoggerFactory.getLogger(ApiController.class);
     private final GatewayRuntime runtime;
-    private final WatchBodyWriter watchWriter;
 
     @Inject
     public ApiController(GatewayRuntime runtime) {
         this.runtime = runtime;
-        this.watchWriter = new WatchBodyWriter(runtime.watchPumps());
     }
 
     @Get(uris = {"/", "/{+path}"}, produces = MediaType.ALL, consumes = MediaType.ALL)
@@ -86,8 +84,7 @@ public class ApiController {
         }
         response.getHeaders().set(HttpHeaders.CACHE_CONTROL, "no-cache, private");
         if (answer.stream() != null) {
-            response.body(new WatchBody(answer.stream()));
-            response.bodyWriter(castWriter(watchWriter));
+            response.body(new WatchBody(answer.stream())); // written raw by WatchResponseFilter's writer
         } else {
             response.body(answer.body());
         }
@@ -97,11 +94,6 @@ public class ApiController {
                     (System.nanoTime() - started) / 1_000_000, answer.stream() != null ? " (watch streaming)" : "");
         }
         return response;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static io.micronaut.http.body.MessageBodyWriter<Object> castWriter(WatchBodyWriter writer) {
-        return (io.micronaut.http.body.MessageBodyWriter) writer;
     }
 
     private static ApiRequest toApiRequest(HttpRequest<?> request, byte[] body) {
