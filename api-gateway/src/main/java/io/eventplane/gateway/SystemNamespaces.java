@@ -51,7 +51,7 @@ final class SystemNamespaces {
             } catch (Exception e) {
                 LOG.warn("creating the system namespaces: {}", e.toString());
                 return false;
-            } 
+            }
         }
         return present(view) || pending.isEmpty();
     }

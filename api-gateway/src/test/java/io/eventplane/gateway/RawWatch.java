@@ -28,7 +28,10 @@ final class RawWatch implements AutoCloseable {
         socket = new Socket(uri.getHost(), uri.getPort());
         socket.setSoTimeout(30_000);
         StringBuilder req = new StringBuilder("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + uri.getHost() + ":"
-                + uri.getPort() + "\r\nAccept: application/json\r\n");
+                + uri.getPort() + "\r\n");
+        if (!java.util.Arrays.asList(extraHeaders).contains("Accept")) {
+            req.append("Accept: application/json\r\n");
+        }
         for (int i = 0; i + 1 < extraHeaders.length; i += 2) {
             req.append(extraHeaders[i]).append(": ").append(extraHeaders[i + 1]).append("\r\n");
         }

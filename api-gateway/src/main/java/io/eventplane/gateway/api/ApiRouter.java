@@ -40,7 +40,7 @@ public final class ApiRouter {
         this.writes = new WriteHandler(backend, submitter);
         this.deletes = new DeleteHandler(backend, submitter);
         this.patches = new PatchHandler(backend, submitter);
-        this.watches = new WatchHandler(backend, reads, new WatchStreamer(backend.view(), backend.config().partitions(),
+        this.watches = new WatchHandler(reads, new WatchStreamer(backend.view(), backend.config().partitions(),
                 backend.watchBuffer(), backend.clock()));
         this.history = new HistoryHandler(backend);
         this.readiness = readiness;
@@ -132,7 +132,7 @@ public final class ApiRouter {
         ResourcePath path = ResourcePath.parse(group, version, rest)
                 .orElseThrow(() -> new ApiException(Statuses.noSuchResource()));
         boolean watch = path.watchPrefix() || request.flag("watch");
-        String method = request.method();
+        String method = request.method().equals("HEAD") ? "GET" : request.method(); // the server drops HEAD bodies
         if (watch && method.equals("GET")) {
             if (path.subresource() != null) {
                 throw new ApiException(Statuses.noSuchResource());

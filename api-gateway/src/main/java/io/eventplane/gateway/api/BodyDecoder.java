@@ -43,6 +43,9 @@ final class BodyDecoder {
     /** Create and update bodies: JSON or YAML of the kind at the URL. */
     static Body<SpecificRecord> object(ApiRequest request, KindInfo kind) {
         String ct = request.contentType();
+        if (ProtobufBodies.CONTENT_TYPE.equals(ct)) {
+            return tree(ProtobufBodies.decode(request.body(), kind), kind, mode(request));
+        }
         if (ct != null && !OBJECT_TYPES.contains(ct)) {
             throw new ApiException(Statuses.unsupportedMediaType(ct,
                     List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf")));

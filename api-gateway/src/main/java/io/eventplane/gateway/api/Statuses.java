@@ -50,11 +50,6 @@ public final class Statuses {
                 new Details(null, null, null, List.of()));
     }
 
-    public static KubeStatus notAcceptable(String accept) {
-        return new KubeStatus(406, "NotAcceptable", "only the following media types are accepted: application/json, "
-                + "application/yaml, application/json;as=Table;v=v1;g=meta.k8s.io (not " + accept + ")", null);
-    }
-
     public static KubeStatus conflict(KindInfo kind, String name, String why) {
         return new KubeStatus(409, "Conflict", "Operation cannot be fulfilled on " + ObjectDecider.resource(kind)
                 + " \"" + name + "\": " + why, resourceDetails(kind, name));

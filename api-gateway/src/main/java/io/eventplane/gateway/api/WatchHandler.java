@@ -12,7 +12,7 @@ final class WatchHandler {
     private final ReadHandler reads;
     private final WatchStreamer streamer;
 
-    WatchHandler(Backend backend, ReadHandler reads, WatchStreamer streamer) {
+    WatchHandler(ReadHandler reads, WatchStreamer streamer) {
         this.reads = reads;
         this.streamer = streamer;
     }

@@ -52,6 +52,7 @@ final class WatchPublisher implements Publisher<ReadBuffer> {
         private final AtomicInteger work = new AtomicInteger();
         private volatile boolean cancelled;
         private volatile boolean done;
+        private boolean headersFlushed;
 
         Pump(Subscriber<? super ReadBuffer> subscriber) {
             this.subscriber = subscriber;
@@ -82,6 +83,15 @@ final class WatchPublisher implements Publisher<ReadBuffer> {
             try {
                 while (true) {
                     while (!cancelled && !done && demand.get() > 0) {
+                        if (!headersFlushed) {
+                            // Micronaut writes the response head unflushed and flushes it with the first chunk: an
+                            // empty first chunk (no bytes on the wire) sends the headers now, as kube-apiserver does,
+                            // so that clients see the watch established before any event.
+                            headersFlushed = true;
+                            demand.decrementAndGet();
+                            subscriber.onNext(buffers.adapt(new byte[0]));
+                            continue;
+                        }
                         byte[] chunk = stream.next();
                         if (chunk == null) {
                             done = true;

@@ -1,0 +1,66 @@
+package io.eventplane.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.eventplane.testkit.FreePorts;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** {@code eventplane up} in-process: ready, usable with kubectl, and back with the same state after a restart. */
+class LocalClusterTest {
+    static final Duration WAIT = Duration.ofSeconds(90);
+
+    @Test
+    @DisplayName("up starts everything, a pod reaches Running, and a restart on the same data dir keeps its uid and resourceVersion")
+    void upRestartKeepsState() throws Exception {
+        Path data = Files.createTempDirectory(Path.of("target"), "up-");
+        int port = FreePorts.next();
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);
+        LocalCluster.Settings settings = new LocalCluster.Settings(data, 3, port, "127.0.0.1");
+        JsonNode pod;
+        try (LocalCluster cluster = new LocalCluster(settings, out)) {
+            cluster.start();
+            cluster.printSummary();
+            assertTrue(console.toString(StandardCharsets.UTF_8).contains("Kafka bootstrap:"), console.toString());
+            Http http = new Http("http://127.0.0.1:" + port);
+            assertEquals(200, http.get("/readyz").statusCode());
+            assertEquals(3, http.getJson("/api/v1/nodes").path("items").size());
+            assertTrue(Files.readString(data.resolve("kubeconfig")).contains("http://127.0.0.1:" + port));
+            assertEquals(201, http.post("/api/v1/namespaces/default/pods", Http.pod("nginx")).statusCode());
+            pod = http.await("/api/v1/namespaces/default/pods/nginx", Http::running, WAIT);
+            kubectlGetNodes(data.resolve("kubeconfig"));
+        }
+        try (LocalCluster cluster = new LocalCluster(settings, out)) {
+            cluster.start();
+            Http http = new Http("http://127.0.0.1:" + port);
+            JsonNode again = http.getJson("/api/v1/namespaces/default/pods/nginx");
+            assertEquals(pod.path("metadata").path("uid"), again.path("metadata").path("uid"));
+            assertEquals(pod.path("metadata").path("resourceVersion"), again.path("metadata").path("resourceVersion"));
+            assertEquals("Running", again.path("status").path("phase").asText());
+            assertEquals(3, http.getJson("/api/v1/nodes").path("items").size(), "the nodes are adopted, not duplicated");
+        }
+    }
+
+    /** With the real kubectl when it is installed: `kubectl get nodes` lists the simulated nodes. */
+    private static void kubectlGetNodes(Path kubeconfig) throws Exception {
+        if (!new java.io.File("/usr/local/bin/kubectl").canExecute() && !new java.io.File("/usr/bin/kubectl").canExecute()) {
+            return;
+        }
+        Process p = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "get", "nodes")
+                .redirectErrorStream(true).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "kubectl did not finish");
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), output);
+        assertTrue(output.contains("node-1") && output.contains("node-3"), output);
+    }
+}
