@@ -108,6 +108,9 @@ final class BenchCommand {
                                 + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, 1 partition)%n",
                         commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval);
 
+                if (options.named().containsKey("verbose")) {
+                    writer.threadMetrics().forEach((k, v) -> out.printf("  writer %s = %.3f%n", k, v));
+                }
                 long[] latencies = new long[samples];
                 for (int i = 0; i < samples; i++) {
                     Command c = build.create(pod("lat-" + i));

@@ -41,10 +41,18 @@ public final class WriterService implements AutoCloseable {
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
         p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetters());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        // The thread blocks this long in poll before it checks whether a commit is due: it bounds the latency.
+        p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(commitIntervalMs, 10)));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        // Tuning hook: -Deventplane.streams.<any Kafka Streams/consumer/producer setting>=value overrides the above.
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("eventplane.streams.")) {
+                p.put(k.toString().substring("eventplane.streams.".length()), v);
+            }
+        });
         ObjectDecider decider = new ObjectDecider(RulesRegistry.standard());
         WriterTopology.Serdes3 serdes = new WriterTopology.Serdes3(LogSerdes.commands(config),
                 LogSerdes.changes(config), LogSerdes.outcomes(config));
@@ -66,6 +74,17 @@ public final class WriterService implements AutoCloseable {
 
     public KafkaStreams.State state() {
         return streams.state();
+    }
+
+    /** Thread-level Kafka Streams metrics by name (commit-latency-avg, process-rate, poll-records-avg, ...). */
+    public java.util.Map<String, Double> threadMetrics() {
+        java.util.Map<String, Double> out = new java.util.TreeMap<>();
+        streams.metrics().forEach((name, metric) -> {
+            if (name.group().equals("stream-thread-metrics") && metric.metricValue() instanceof Double d && !d.isNaN()) {
+                out.put(name.name(), d);
+            }
+        });
+        return out;
     }
 
     @Override
