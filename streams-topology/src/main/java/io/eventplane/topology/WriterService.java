@@ -45,6 +45,9 @@ public final class WriterService implements AutoCloseable {
         p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(commitIntervalMs, 10)));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
+        // A writer killed without a goodbye holds its partitions until its session expires: keep that short.
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         // Tuning hook: -Deventplane.streams.<any Kafka Streams/consumer/producer setting>=value overrides the above.
