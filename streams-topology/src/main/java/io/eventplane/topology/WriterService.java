@@ -39,6 +39,7 @@ public final class WriterService implements AutoCloseable {
                 EventplaneConfig.setting("EVENTPLANE_REPLICATION_FACTOR", "1")));
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+        p.put("processing.exception.handler.global.enabled", true);
         p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetters());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         // The thread blocks this long in poll before it checks whether a commit is due: it bounds the latency.
