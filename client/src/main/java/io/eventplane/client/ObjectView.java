@@ -67,7 +67,11 @@ public final class ObjectView implements AutoCloseable {
     private Thread thread;
     private long applied;
 
-    private record Sub(Subscription subscription, Predicate<ObjectChanged> filter) {
+    /** A live watcher: what it wants, and the position it started after (it never gets a change at or before it). */
+    private record Sub(Subscription subscription, Predicate<ObjectChanged> filter, long[] after) {
+        boolean wants(ObjectChanged c) {
+            return (after == null || ResourceVersions.after(after, c.getResourceVersion())) && filter.test(c);
+        }
     }
 
     /**
@@ -172,7 +176,7 @@ public final class ObjectView implements AutoCloseable {
             if (!subscribers.isEmpty()) {
                 WatchEvent event = WatchEvent.of(change);
                 for (Sub s : subscribers) {
-                    if (s.filter().test(change)) {
+                    if (s.wants(change)) {
                         s.subscription().offer(event);
                     }
                 }
@@ -256,7 +260,8 @@ public final class ObjectView implements AutoCloseable {
             }
             Sub[] holder = new Sub[1];
             Subscription s = new Subscription(buffer, () -> subscribers.remove(holder[0]));
-            holder[0] = new Sub(s, filter);
+            // A watch may start ahead of this view (a list served by another gateway): skip what it has seen.
+            holder[0] = new Sub(s, filter, ResourceVersions.copy(from));
             for (ObjectChanged c : recent) {
                 if (ResourceVersions.after(from, c.getResourceVersion()) && filter.test(c)) {
                     s.offer(WatchEvent.of(c));
@@ -277,8 +282,9 @@ public final class ObjectView implements AutoCloseable {
                     existing.add(c);
                 }
             }
-            Subscription s = new Subscription(Math.max(buffer, existing.size() + buffer), () -> subscribers.remove(holder[0]));
-            holder[0] = new Sub(s, filter);
+            // The buffer holds the synthetic ADDED events for what exists, plus {@code buffer} live events.
+            Subscription s = new Subscription(existing.size() + buffer, () -> subscribers.remove(holder[0]));
+            holder[0] = new Sub(s, filter, null);
             existing.forEach(c -> s.offer(WatchEvent.existing(c)));
             subscribers.add(holder[0]);
             return s;

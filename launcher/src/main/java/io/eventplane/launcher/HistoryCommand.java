@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.gateway.history.HistoryPrinter;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -50,53 +51,21 @@ final class HistoryCommand {
                 return 1;
             }
         }
-        String url = server + "/apis/eventplane.io/v1/history/" + kind.kind() + "/" + enc(namespace) + "/" + enc(name);
-        HttpResponse<String> response;
+        String ref = kind.kind() + "/" + namespace + "/" + name;
         try {
-            response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+            if (!"json".equals(options.get("o", options.get("output", "")))) {
+                return HistoryPrinter.print(server, ref, out);
+            }
+            String url = server + "/apis/eventplane.io/v1/history/" + kind.kind() + "/" + enc(namespace) + "/" + enc(name);
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                     .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = new ObjectMapper().readTree(response.body());
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(body));
+            return response.statusCode() == 200 ? 0 : 1;
         } catch (java.io.IOException e) {
             err.println("eventplane history: cannot reach " + server + ": " + e.getMessage());
             return 1;
         }
-        JsonNode body = new ObjectMapper().readTree(response.body());
-        if (response.statusCode() != 200) {
-            err.println("Error from server (" + body.path("reason").asText() + "): " + body.path("message").asText());
-            return 1;
-        }
-        if ("json".equals(options.get("o", options.get("output", "")))) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(body));
-            return 0;
-        }
-        JsonNode items = body.has("items") ? body.get("items") : body;
-        out.printf("%-22s %-18s %-17s %-10s %s%n", "TIME", "ACTOR", "CHANGE", "RV", "STATE");
-        for (JsonNode e : items) {
-            out.printf("%-22s %-18s %-17s %-10s %s%n", e.path("time").asText(), e.path("actor").asText(),
-                    e.path("type").asText(), e.path("resourceVersion").asText(), summary(e.path("object")));
-        }
-        return 0;
-    }
-
-    /** A short state line: phase and node for pods, Ready for nodes, generation otherwise. */
-    static String summary(JsonNode object) {
-        StringBuilder sb = new StringBuilder();
-        JsonNode status = object.path("status");
-        if (status.has("phase")) {
-            sb.append("phase=").append(status.get("phase").asText());
-        }
-        if (object.path("spec").has("nodeName")) {
-            sb.append(sb.length() > 0 ? " " : "").append("node=").append(object.path("spec").get("nodeName").asText());
-        }
-        for (JsonNode c : status.path("conditions")) {
-            if (c.path("type").asText().equals("Ready")) {
-                sb.append(sb.length() > 0 ? " " : "").append("Ready=").append(c.path("status").asText());
-            }
-        }
-        if (object.path("metadata").has("deletionTimestamp")) {
-            sb.append(sb.length() > 0 ? " " : "").append("deleting");
-        }
-        sb.append(sb.length() > 0 ? " " : "").append("gen=").append(object.path("metadata").path("generation").asText("-"));
-        return sb.toString();
     }
 
     static Optional<KindInfo> resolveKind(String word) {

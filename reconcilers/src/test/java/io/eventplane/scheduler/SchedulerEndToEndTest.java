@@ -1,5 +1,7 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.client.ViewWaiter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -16,7 +16,16 @@ final class NamespaceRules implements KindRules<Namespace> {
         if (spec.getFinalizers() == null) {
             spec.setFinalizers(List.of("kubernetes"));
         }
-        return Namespace.newBuilder(ns).setSpec(spec)
+        // Kubernetes labels every namespace with its own name, so selectors can pick namespaces by name.
+        java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+        if (ns.getMetadata() != null && ns.getMetadata().getLabels() != null) {
+            labels.putAll(ns.getMetadata().getLabels());
+        }
+        if (ns.getMetadata() != null && ns.getMetadata().getName() != null) {
+            labels.put("kubernetes.io/metadata.name", ns.getMetadata().getName());
+        }
+        io.eventplane.model.ObjectMeta meta = io.eventplane.model.ObjectMeta.newBuilder(ns.getMetadata()).setLabels(labels).build();
+        return Namespace.newBuilder(ns).setMetadata(meta).setSpec(spec)
                 .setStatus(NamespaceStatus.newBuilder().setPhase("Active").build()).build();
     }
 

@@ -1,17 +1,18 @@
-package io.eventplane.nodesim;
+package io.eventplane.client;
 
-import io.eventplane.client.ObjectView;
+
 import io.eventplane.log.ObjectChanged;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.opentest4j.AssertionFailedError;
+
 
 /**
  * Waits, up to a deadline, until a condition over the view holds: it re-checks after every change the view applies
- * (and at least twice a second, for conditions on other things), instead of sleeping.
+ * (and at least twice a second, for conditions on other things), instead of sleeping. Register it with
+ * {@link ObjectView#addListener} first.
  */
-final class ViewWaiter implements ObjectView.Listener {
+public final class ViewWaiter implements ObjectView.Listener {
     private final Object lock = new Object();
     private long changes;
 
@@ -23,7 +24,7 @@ final class ViewWaiter implements ObjectView.Listener {
         }
     }
 
-    <T> T await(Duration timeout, Supplier<Optional<T>> condition, Supplier<String> failure) {
+    public <T> T await(Duration timeout, Supplier<Optional<T>> condition, Supplier<String> failure) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long seen;
@@ -36,7 +37,7 @@ final class ViewWaiter implements ObjectView.Listener {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new AssertionFailedError("not within " + timeout + ": " + failure.get());
+                throw new ViewTimeoutException("not within " + timeout + ": " + failure.get());
             }
             synchronized (lock) {
                 if (changes == seen) {
@@ -44,14 +45,21 @@ final class ViewWaiter implements ObjectView.Listener {
                         lock.wait(Math.max(1, Math.min(left / 1_000_000, 500)));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
-                        throw new AssertionFailedError("interrupted");
+                        throw new ViewTimeoutException("interrupted");
                     }
                 }
             }
         }
     }
 
-    void awaitTrue(Duration timeout, Supplier<Boolean> condition, Supplier<String> failure) {
+    public void awaitTrue(Duration timeout, Supplier<Boolean> condition, Supplier<String> failure) {
         await(timeout, () -> condition.get() ? Optional.of(Boolean.TRUE) : Optional.empty(), failure);
+    }
+
+    /** The condition did not hold in time; the message says what was expected and what was seen. */
+    public static final class ViewTimeoutException extends RuntimeException {
+        public ViewTimeoutException(String message) {
+            super(message);
+        }
     }
 }
