@@ -1,4 +1,6 @@
-package io.eventplane.scheduler;
+package io.eventplane.launcher;
+
+import io.eventplane.scheduler.SchedulerService;
 
 import io.eventplane.client.ViewWaiter;
 
