@@ -76,7 +76,7 @@ public final class GatewayServer implements AutoCloseable {
     private void doStart(EventplaneConfig config, int port, String bindHost) throws Exception {
         String id = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
         TopicSetup.ensureTopics(config);
-        view = keep(new ObjectView(config, id).start());
+        view = keep(new ObjectView(config, id).indexPodsByNode().start());
         Outcomes outcomes = keep(new Outcomes(config, id + "-outcomes"));
         CommandSender sender = keep(new CommandSender(config, id));
         requests = new Requests(sender, outcomes, view);

@@ -58,6 +58,7 @@ public final class ObjectView implements AutoCloseable {
     private final List<Sub> subscribers = new CopyOnWriteArrayList<>();
     private final Map<String, CompletableFuture<ObjectChanged>> pendingRequests = new ConcurrentHashMap<>();
     private final Map<String, List<CompletableFuture<Void>>> positionWaiters = new HashMap<>();
+    private final Map<String, Index> indexes = new ConcurrentHashMap<>();
     private final CountDownLatch ready = new CountDownLatch(1);
     private final Object lock = new Object();
     private volatile long consumerPositionTotal;
@@ -87,6 +88,54 @@ public final class ObjectView implements AutoCloseable {
 
     public ObjectView(EventplaneConfig config, String clientId) {
         this(config, clientId, 200_000);
+    }
+
+    /** The pods-by-node index: what the kubelet (node-sim) and `--field-selector spec.nodeName=` read. */
+    public static final String PODS_BY_NODE = "pods-by-node";
+
+    /** A secondary index: for one kind, the keys of objects by the value a function extracts (null: not indexed). */
+    private record Index(String kind, java.util.function.Function<ObjectChanged, String> value,
+                         Map<String, java.util.NavigableSet<String>> keys) {
+        void remove(String key, ObjectChanged old) {
+            String v = old == null ? null : value.apply(old);
+            if (v != null) {
+                java.util.NavigableSet<String> set = keys.get(v);
+                if (set != null) {
+                    set.remove(key);
+                    if (set.isEmpty()) {
+                        keys.remove(v);
+                    }
+                }
+            }
+        }
+
+        void add(String key, ObjectChanged now) {
+            String v = value.apply(now);
+            if (v != null) {
+                keys.computeIfAbsent(v, x -> new java.util.concurrent.ConcurrentSkipListSet<>()).add(key);
+            }
+        }
+    }
+
+    /**
+     * Adds a secondary index over objects of {@code kind}; call before {@link #start}. Lists by an indexed value cost
+     * the size of the answer, not of the whole kind.
+     */
+    public ObjectView addIndex(String name, String kind, java.util.function.Function<ObjectChanged, String> value) {
+        indexes.put(name, new Index(kind, value, new ConcurrentHashMap<>()));
+        return this;
+    }
+
+    /** Adds {@link #PODS_BY_NODE}. */
+    public ObjectView indexPodsByNode() {
+        return addIndex(PODS_BY_NODE, "Pod", c -> {
+            io.eventplane.model.Pod pod = (io.eventplane.model.Pod) c.getObject();
+            return pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        });
+    }
+
+    public boolean hasIndex(String name) {
+        return indexes.containsKey(name);
     }
 
     public void addListener(Listener listener) {
@@ -159,10 +208,14 @@ public final class ObjectView implements AutoCloseable {
     private void apply(ObjectChanged change) {
         String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
         synchronized (lock) {
-            if (change.getType() == ChangeType.DELETED) {
-                objects.remove(key);
-            } else {
-                objects.put(key, change);
+            ObjectChanged previous = change.getType() == ChangeType.DELETED ? objects.remove(key) : objects.put(key, change);
+            for (Index index : indexes.values()) {
+                if (index.kind().equals(change.getKind())) {
+                    index.remove(key, previous);
+                    if (change.getType() != ChangeType.DELETED) {
+                        index.add(key, change);
+                    }
+                }
             }
             int p = ResourceVersions.partition(change.getResourceVersion(), positions.length);
             positions[p] = Math.max(positions[p], change.getResourceVersion());
@@ -233,6 +286,25 @@ public final class ObjectView implements AutoCloseable {
             List<ObjectChanged> items = new ArrayList<>();
             for (ObjectChanged c : list(kind, namespace)) {
                 if (filter.test(c)) {
+                    items.add(c);
+                }
+            }
+            return new Snapshot(items, ResourceVersions.copy(positions));
+        }
+    }
+
+    /** Like {@link #snapshot(String, String, Predicate)}, reading only the objects an index holds under {@code value}. */
+    public Snapshot snapshot(String index, String value, String namespace, Predicate<ObjectChanged> filter) {
+        Index idx = indexes.get(index);
+        if (idx == null) {
+            throw new IllegalArgumentException("no index " + index);
+        }
+        String prefix = Keys.prefix(idx.kind(), namespace);
+        synchronized (lock) {
+            List<ObjectChanged> items = new ArrayList<>();
+            for (String key : idx.keys().getOrDefault(value, java.util.Collections.emptyNavigableSet())) {
+                ObjectChanged c = objects.get(key);
+                if (c != null && key.startsWith(prefix) && filter.test(c)) {
                     items.add(c);
                 }
             }

@@ -37,9 +37,11 @@ final class BenchCommand {
     }
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
-        if (options.positional().size() != 1 || !options.positional().get(0).equals("writer")) {
+        String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
+        if (!mode.equals("writer") && !mode.equals("view")) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
-                    + "[--commit-interval MS] [--bootstrap B --registry URL]");
+                    + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -63,6 +65,10 @@ final class BenchCommand {
             }
             EventplaneConfig config = new EventplaneConfig(bootstrap, registryUrl,
                     new Topics("bench" + UUID.randomUUID().toString().substring(0, 8)), 1);
+            if (mode.equals("view")) {
+                ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);
+                return 0;
+            }
             long tw = System.nanoTime();
             TopicSetup.ensureTopics(config);
             try (WriterService writer = new WriterService(config, work.resolve("writer"), commitInterval).start();

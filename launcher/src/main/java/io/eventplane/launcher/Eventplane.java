@@ -19,6 +19,8 @@ public final class Eventplane {
                        the full event history of one object, e.g. `history pod/default/nginx`
               bench    writer [--commands N] [--latency-samples N] [--bootstrap B --registry URL]
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
+              bench    view [--pods 150000] [--nodes 5000]
+                       measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
               help     this text
             """;
 

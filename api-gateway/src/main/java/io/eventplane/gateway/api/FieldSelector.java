@@ -52,6 +52,16 @@ public final class FieldSelector {
     }
 
     /** Whether only immutable fields (name, namespace) are selected: matching never changes over an object's life. */
+    /** The value an equality requirement on {@code field} asks for, or null (lets a list use an index). */
+    public String exactValue(String field) {
+        for (Requirement r : requirements) {
+            if (r.field().equals(field) && r.equals()) {
+                return r.value();
+            }
+        }
+        return null;
+    }
+
     public boolean onlyIdentity() {
         return requirements.stream().allMatch(r -> COMMON.contains(r.field()));
     }

@@ -52,7 +52,10 @@ final class ReadHandler {
         long limit = parseLimit(request.param("limit"));
         String cont = request.param("continue");
         ContinueToken token = cont == null || cont.isEmpty() ? null : ContinueToken.decode(cont);
-        ObjectView.Snapshot snapshot = backend.view().snapshot(kind.kind(), selection.viewNamespace(), selection::matches);
+        String node = kind.kind().equals("Pod") ? selection.fields().exactValue("spec.nodeName") : null;
+        ObjectView.Snapshot snapshot = node != null && !node.isEmpty() && backend.view().hasIndex(ObjectView.PODS_BY_NODE)
+                ? backend.view().snapshot(ObjectView.PODS_BY_NODE, node, selection.viewNamespace(), selection::matches)
+                : backend.view().snapshot(kind.kind(), selection.viewNamespace(), selection::matches);
         String listRv = ResourceVersions.encode(snapshot.position());
         if (token != null) {
             // Later pages report the first page's resourceVersion: a watch from it then replays every change made
