@@ -68,6 +68,13 @@ final class ViewBench {
         out.printf("view: wrote %,d running pods on %,d nodes to a fresh log in %.1f s%n", pods, nodes,
                 (System.nanoTime() - t0) / 1e9);
 
+        long replayStart = System.nanoTime();
+        try (io.eventplane.client.ObjectView alone = new io.eventplane.client.ObjectView(config, "viewbench").start()) {
+            alone.awaitReady(Duration.ofMinutes(10));
+            double secs = (System.nanoTime() - replayStart) / 1e9;
+            out.printf("view: a bare view rebuilt %,d objects from the log in %.2f s (%,.0f changes/s)%n",
+                    alone.size(), secs, alone.size() / secs);
+        }
         long heapBefore = usedHeapAfterGc();
         try (WriterService writer = new WriterService(config, work.resolve("viewbench-writer"), 20).start()) {
             long start = System.nanoTime();
