@@ -141,8 +141,11 @@ final class JobRules implements KindRules<Job> {
         if (spec.getSelector() == null) {
             causes.add(Causes.required("spec.selector"));
         } else {
+            int before = causes.size();
             Workloads.wellFormed("spec.selector", spec.getSelector(), causes);
-            Workloads.templateLabels("spec.template", spec.getSelector(), spec.getTemplate(), causes);
+            if (causes.size() == before) {
+                Workloads.templateLabels("spec.template", spec.getSelector(), spec.getTemplate(), causes);
+            }
         }
         validateSpec("spec", spec, causes);
         return causes;

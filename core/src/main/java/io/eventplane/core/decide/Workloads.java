@@ -26,13 +26,12 @@ final class Workloads {
     private Workloads() {
     }
 
-    /** A pod template with the pod defaults Kubernetes applies to templates (no admission defaults). */
+    /** A pod template with the PodSpec defaults (not the pod-level and admission ones: no priority, no enableServiceLinks). */
     static PodTemplateSpec defaults(PodTemplateSpec template) {
         if (template == null || template.getSpec() == null) {
             return template;
         }
-        Pod pod = POD_RULES.defaults(Pod.newBuilder().setMetadata(template.getMetadata()).setSpec(template.getSpec()).build());
-        return PodTemplateSpec.newBuilder(template).setSpec(pod.getSpec()).build();
+        return PodTemplateSpec.newBuilder(template).setSpec(PodRules.specDefaults(template.getSpec())).build();
     }
 
     /**
@@ -76,10 +75,14 @@ final class Workloads {
             causes.add(Causes.required(path));
             return;
         }
+        int before = causes.size();
         wellFormed(path, selector, causes);
         if (LabelSelectors.isEmpty(selector)) {
             causes.add(Causes.invalidShown(path, show(selector), "empty selector is invalid for " + owner));
             return;
+        }
+        if (causes.size() > before) {
+            return; // a malformed selector matches nothing: only its own errors are reported
         }
         templateLabels(path.substring(0, path.length() - "selector".length()) + "template", selector, template, causes);
     }
