@@ -22,8 +22,18 @@ public final class Discovery {
             "update", "watch");
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
 
-    /** A subresource as discovery lists it: {@code pods/status}, {@code pods/binding}. */
-    private record Subresource(String name, String kind, List<String> verbs) {
+    /** Kinds with the scale subresource (autoscaling/v1 Scale). */
+    private static final Set<KindInfo> SCALABLE = Set.of(Kinds.DEPLOYMENT, Kinds.REPLICA_SET, Kinds.STATEFUL_SET,
+            Kinds.REPLICATION_CONTROLLER);
+    /** The {@code all} category of kubectl get all. */
+    private static final Set<KindInfo> ALL = Set.of(Kinds.POD, Kinds.DEPLOYMENT, Kinds.REPLICA_SET, Kinds.STATEFUL_SET,
+            Kinds.DAEMON_SET, Kinds.JOB, Kinds.CRON_JOB, Kinds.REPLICATION_CONTROLLER);
+
+    /**
+     * A subresource as discovery lists it: {@code pods/status}, {@code pods/binding}, {@code deployments/scale}.
+     * {@code group} and {@code version} are those of the subresource's kind when it is not the resource's own.
+     */
+    private record Subresource(String name, String group, String version, String kind, List<String> verbs) {
     }
 
     private Discovery() {
@@ -32,16 +42,19 @@ public final class Discovery {
     private static List<Subresource> subresources(KindInfo k) {
         List<Subresource> out = new ArrayList<>();
         if (k == Kinds.POD) {
-            out.add(new Subresource("binding", "Binding", List.of("create")));
+            out.add(new Subresource("binding", null, null, "Binding", List.of("create")));
+        }
+        if (SCALABLE.contains(k)) {
+            out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));
         }
         if (k.hasStatus()) {
-            out.add(new Subresource("status", k.kind(), STATUS_VERBS));
+            out.add(new Subresource("status", null, null, k.kind(), STATUS_VERBS));
         }
         return out;
     }
 
     private static List<String> categories(KindInfo k) {
-        return k == Kinds.POD ? List.of("all") : List.of();
+        return ALL.contains(k) ? List.of("all") : List.of();
     }
 
     /** The served groups (non-core) and their versions, in registry order. */
@@ -119,6 +132,10 @@ public final class Discovery {
                 sr.put("name", k.plural() + "/" + s.name());
                 sr.put("singularName", "");
                 sr.put("namespaced", k.namespaced());
+                if (s.group() != null) {
+                    sr.put("group", s.group());
+                    sr.put("version", s.version());
+                }
                 sr.put("kind", s.kind());
                 strings(sr.putArray("verbs"), s.verbs());
             }
@@ -174,7 +191,12 @@ public final class Discovery {
                 for (Subresource s : subs) {
                     ObjectNode so = sa.addObject();
                     so.put("subresource", s.name());
-                    responseKind(so.putObject("responseKind"), k, s.kind());
+                    ObjectNode rk = so.putObject("responseKind");
+                    if (s.group() != null) {
+                        rk.put("group", s.group()).put("version", s.version()).put("kind", s.kind());
+                    } else {
+                        responseKind(rk, k, s.kind());
+                    }
                     strings(so.putArray("verbs"), s.verbs());
                 }
             }

@@ -32,12 +32,21 @@ public final class TableRenderer {
         }
     }
 
-    private static final Map<String, Columns> BY_KIND = Map.of(
-            "Pod", new PodColumns(),
-            "Node", new NodeColumns(),
-            "Namespace", SimpleColumns.NAMESPACE,
-            "Event", SimpleColumns.EVENT,
-            "Lease", SimpleColumns.LEASE);
+    private static final Map<String, Columns> BY_KIND = Map.ofEntries(
+            Map.entry("Pod", new PodColumns()),
+            Map.entry("Node", new NodeColumns()),
+            Map.entry("Namespace", SimpleColumns.NAMESPACE),
+            Map.entry("Event", SimpleColumns.EVENT),
+            Map.entry("Lease", SimpleColumns.LEASE),
+            Map.entry("Deployment", WorkloadColumns.DEPLOYMENT),
+            Map.entry("ReplicaSet", WorkloadColumns.REPLICA_SET),
+            Map.entry("StatefulSet", WorkloadColumns.STATEFUL_SET),
+            Map.entry("DaemonSet", WorkloadColumns.DAEMON_SET),
+            Map.entry("Job", WorkloadColumns.JOB),
+            Map.entry("CronJob", WorkloadColumns.CRON_JOB),
+            Map.entry("ReplicationController", WorkloadColumns.REPLICATION_CONTROLLER),
+            Map.entry("PodDisruptionBudget", WorkloadColumns.POD_DISRUPTION_BUDGET),
+            Map.entry("ControllerRevision", WorkloadColumns.CONTROLLER_REVISION));
 
     private TableRenderer() {
     }
