@@ -60,7 +60,7 @@ public final class Discovery {
     /** The served groups (non-core) and their versions, in registry order. */
     public static Map<String, Set<String>> groups() {
         Map<String, Set<String>> groups = new LinkedHashMap<>();
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().isEmpty()) {
                 groups.computeIfAbsent(k.group(), g -> new LinkedHashSet<>()).add(k.version());
             }
@@ -69,7 +69,7 @@ public final class Discovery {
     }
 
     public static boolean serves(String group, String version) {
-        return Kinds.all().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version));
+        return Kinds.served().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version));
     }
 
     public static ObjectNode apiVersions(String serverAddress) {
@@ -111,7 +111,7 @@ public final class Discovery {
         n.put("apiVersion", "v1");
         n.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
         ArrayNode resources = n.putArray("resources");
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }
@@ -169,7 +169,7 @@ public final class Discovery {
         ObjectNode v = Json.object();
         v.put("version", version);
         ArrayNode resources = v.putArray("resources");
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }

@@ -87,14 +87,14 @@ public final class TableRenderer {
                 }
             }
             if (include != Include.NONE) {
-                row.set("object", rowObject(o, include, tableVersion));
+                row.set("object", rowObject(kind, o, include, tableVersion));
             }
         }
         return table;
     }
 
-    private static ObjectNode rowObject(SpecificRecord o, Include include, String tableVersion) {
-        ObjectNode full = Json.encodeObject(o);
+    private static ObjectNode rowObject(KindInfo kind, SpecificRecord o, Include include, String tableVersion) {
+        ObjectNode full = Json.encodeObject(kind, o);
         if (include == Include.OBJECT) {
             return full;
         }

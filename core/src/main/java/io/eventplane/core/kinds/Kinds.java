@@ -38,6 +38,16 @@ public final class Kinds {
     public static final KindInfo REPLICATION_CONTROLLER = new KindInfo("ReplicationController", "", "v1", "replicationcontrollers", "replicationcontroller", List.of("rc"), true, true, ReplicationController.class);
     public static final KindInfo POD_DISRUPTION_BUDGET = new KindInfo("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", List.of("pdb"), true, true, PodDisruptionBudget.class);
 
+    /**
+     * events.k8s.io/v1 Event: the same stored objects as core/v1 Event, served under a second group with the newer
+     * field names. Not a stored kind of its own: it is in {@link #served()} only.
+     */
+    public static final KindInfo EVENTS_V1_EVENT = new KindInfo("Event", "events.k8s.io", "v1", "events", "event", List.of("ev"), true, false, Event.class);
+    private static final Map<KindInfo, FieldRenames> ALIASES = Map.of(EVENTS_V1_EVENT, FieldRenames.of(
+            "regarding", "involvedObject", "note", "message", "reportingController", "reportingComponent",
+            "deprecatedSource", "source", "deprecatedFirstTimestamp", "firstTimestamp",
+            "deprecatedLastTimestamp", "lastTimestamp", "deprecatedCount", "count"));
+
     private static final Map<String, KindInfo> BY_KIND = new LinkedHashMap<>();
     private static final Map<Class<?>, KindInfo> BY_TYPE = new LinkedHashMap<>();
 
@@ -52,8 +62,21 @@ public final class Kinds {
     private Kinds() {
     }
 
+    /** Every stored kind, once each. */
     public static Collection<KindInfo> all() {
         return BY_KIND.values();
+    }
+
+    /** Every kind the API serves: the stored kinds and the aliases that serve a stored kind under another group. */
+    public static List<KindInfo> served() {
+        List<KindInfo> out = new java.util.ArrayList<>(BY_KIND.values());
+        out.add(EVENTS_V1_EVENT);
+        return out;
+    }
+
+    /** For an alias of a stored kind, how its JSON differs from the stored kind's; empty for a stored kind itself. */
+    public static Optional<FieldRenames> renames(KindInfo served) {
+        return Optional.ofNullable(ALIASES.get(served));
     }
 
     public static Optional<KindInfo> byKind(String kind) {
@@ -78,7 +101,7 @@ public final class Kinds {
 
     /** The kind served at {@code group/version/plural}, if any. */
     public static Optional<KindInfo> byResource(String group, String version, String plural) {
-        return BY_KIND.values().stream()
+        return served().stream()
                 .filter(k -> k.group().equals(group) && k.version().equals(version) && k.plural().equals(plural))
                 .findFirst();
     }
