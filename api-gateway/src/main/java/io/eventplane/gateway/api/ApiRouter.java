@@ -30,6 +30,7 @@ public final class ApiRouter {
     private final DeleteHandler deletes;
     private final PatchHandler patches;
     private final WatchHandler watches;
+    private final ScaleHandler scales;
     private final HistoryHandler history;
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
@@ -40,6 +41,7 @@ public final class ApiRouter {
         this.writes = new WriteHandler(backend, submitter);
         this.deletes = new DeleteHandler(backend, submitter);
         this.patches = new PatchHandler(backend, submitter);
+        this.scales = new ScaleHandler(backend, submitter);
         this.watches = new WatchHandler(reads, new WatchStreamer(backend.view(), backend.config().partitions(),
                 backend.watchBuffer(), backend.clock()));
         this.history = new HistoryHandler(backend);
@@ -170,6 +172,17 @@ public final class ApiRouter {
                     case "GET" -> reads.get(request, path);
                     case "PUT" -> writes.update(request, path, true);
                     case "PATCH" -> patches.patch(request, path, true);
+                    default -> throw new ApiException(Statuses.methodNotAllowed());
+                };
+            }
+            case "scale" -> {
+                if (!ScaleHandler.scalable(path.kind())) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                yield switch (method) {
+                    case "GET" -> scales.get(path);
+                    case "PUT" -> scales.put(request, path);
+                    case "PATCH" -> scales.patch(request, path);
                     default -> throw new ApiException(Statuses.methodNotAllowed());
                 };
             }

@@ -55,7 +55,7 @@ final class BodyDecoder {
         }
         List<String> warnings = new ArrayList<>();
         try {
-            SpecificRecord object = KubeJson.get().parseObject(request.body(), kind.type(), mode(request), warnings);
+            SpecificRecord object = KubeJson.get().parseObject(request.body(), kind, mode(request), warnings);
             return new Body<>(object, warnings);
         } catch (DecodeException e) {
             throw new ApiException(decodeStatus(kind, e));
@@ -65,7 +65,7 @@ final class BodyDecoder {
     /** A JSON tree (a patched object) into the kind. */
     static Body<SpecificRecord> tree(JsonNode json, KindInfo kind, FieldValidation mode) {
         try {
-            Decoded<? extends SpecificRecord> d = KubeJson.get().decode(json, kind.type(), mode);
+            Decoded<? extends SpecificRecord> d = KubeJson.get().decode(json, kind, mode);
             return new Body<>(d.value(), d.warnings());
         } catch (DecodeException e) {
             throw new ApiException(decodeStatus(kind, e));

@@ -29,11 +29,11 @@ final class DeleteHandler {
     ApiResponse delete(ApiRequest request, ResourcePath path) {
         Options options = options(request);
         if (DryRun.requested(request)) {
-            return ApiResponse.json(200, Json.encodeObject(ReadHandler.current(backend.view(), path)));
+            return ApiResponse.json(200, Json.encodeObject(path.kind(), ReadHandler.current(backend.view(), path)));
         }
         Requests.Result r = submitter.forRequest(request).delete(path.kind(), path.storedNamespace(), path.name(),
                 options.preconditions(), options.delete());
-        return ApiResponse.json(200, Json.encodeObject((SpecificRecord) r.object().getObject()));
+        return ApiResponse.json(200, Json.encodeObject(path.kind(), (SpecificRecord) r.object().getObject()));
     }
 
     /** deletecollection: every object the selectors match, one command each; answers the list as deleted. */
@@ -63,7 +63,7 @@ final class DeleteHandler {
         list.put("apiVersion", kind.apiVersion());
         list.putObject("metadata");
         var items = list.putArray("items");
-        deleted.forEach(o -> items.add(Json.encodeItem(o)));
+        deleted.forEach(o -> items.add(Json.encodeItem(kind, o)));
         return ApiResponse.json(200, list);
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.codec.KubeJson;
+import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.api.KubeStatus.Cause;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -41,9 +42,14 @@ public final class Json {
         return KubeJson.get().encodeObject(object);
     }
 
+    /** An object as the API serves it at a resource of {@code kind} (an alias such as events.k8s.io/v1 Event renames fields). */
+    public static ObjectNode encodeObject(KindInfo kind, SpecificRecord object) {
+        return KubeJson.get().encodeObject(kind, object);
+    }
+
     /** An object as a list item: kube-apiserver leaves apiVersion and kind out of typed lists' items. */
-    public static ObjectNode encodeItem(SpecificRecord object) {
-        return KubeJson.get().encode(object);
+    public static ObjectNode encodeItem(KindInfo kind, SpecificRecord object) {
+        return KubeJson.get().encode(kind, object);
     }
 
     public static ObjectNode status(KubeStatus s) {

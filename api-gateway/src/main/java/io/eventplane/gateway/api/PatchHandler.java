@@ -40,7 +40,7 @@ final class PatchHandler {
         FieldValidation mode = BodyDecoder.mode(request);
         boolean dryRun = DryRun.requested(request);
         for (int attempt = 1; ; attempt++) {
-            ObjectNode current = Json.encodeObject(ReadHandler.current(backend.view(), path));
+            ObjectNode current = Json.encodeObject(kind, ReadHandler.current(backend.view(), path));
             String currentRv = current.path("metadata").path("resourceVersion").asText("");
             JsonNode patched;
             try {
@@ -61,12 +61,12 @@ final class PatchHandler {
             }
             BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(patched, kind, mode);
             if (dryRun) {
-                return ApiResponse.json(200, Json.encodeObject(body.object())).withWarnings(body.warnings());
+                return ApiResponse.json(200, Json.encodeObject(kind, body.object())).withWarnings(body.warnings());
             }
             try {
                 Requests.Result r = submitter.forRequest(request).put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind,
                         path.storedNamespace(), path.name(), body.object());
-                return ApiResponse.json(200, Json.encodeObject((SpecificRecord) r.object().getObject()))
+                return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(body.warnings());
             } catch (ApiException e) {
                 boolean conflict = e.status().code() == 409 && "Conflict".equals(e.status().reason());

@@ -35,7 +35,7 @@ final class ReadHandler {
             return ApiResponse.json(200, TableRenderer.render(path.kind(), List.of(object),
                     TableRenderer.Include.parse(request.param("includeObject")), tableVersion, meta, now()));
         }
-        return ApiResponse.json(200, Json.encodeObject(object));
+        return ApiResponse.json(200, Json.encodeObject(path.kind(), object));
     }
 
     /** The object at {@code path} in the view, or 404. */
@@ -97,7 +97,7 @@ final class ReadHandler {
         list.set("metadata", meta);
         ArrayNode items = list.putArray("items");
         for (SpecificRecord o : page) {
-            items.add(Json.encodeItem(o));
+            items.add(Json.encodeItem(kind, o));
         }
         return ApiResponse.json(200, list);
     }

@@ -50,11 +50,11 @@ final class WriteHandler {
             SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(name)
                     .setNamespace(kind.namespaced() ? namespace : null).build());
             if (DryRun.requested(request)) {
-                return ApiResponse.json(201, Json.encodeObject(object)).withWarnings(body.warnings());
+                return ApiResponse.json(201, Json.encodeObject(kind, object)).withWarnings(body.warnings());
             }
             try {
                 Requests.Result r = submitter.forRequest(request).put(Verb.CREATE, kind, namespace, name, object);
-                return ApiResponse.json(201, Json.encodeObject((SpecificRecord) r.object().getObject()))
+                return ApiResponse.json(201, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(body.warnings());
             } catch (ApiException e) {
                 // A generated name that is taken is drawn again, as kube-apiserver does.
@@ -82,11 +82,11 @@ final class WriteHandler {
                 .setNamespace(kind.namespaced() ? namespace : null).build());
         if (DryRun.requested(request)) {
             ReadHandler.current(backend.view(), path);
-            return ApiResponse.json(200, Json.encodeObject(object)).withWarnings(body.warnings());
+            return ApiResponse.json(200, Json.encodeObject(kind, object)).withWarnings(body.warnings());
         }
         Requests.Result r = submitter.forRequest(request)
                 .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
-        return ApiResponse.json(200, Json.encodeObject((SpecificRecord) r.object().getObject()))
+        return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                 .withWarnings(body.warnings());
     }
 

@@ -22,8 +22,18 @@ public final class Discovery {
             "update", "watch");
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
 
-    /** A subresource as discovery lists it: {@code pods/status}, {@code pods/binding}. */
-    private record Subresource(String name, String kind, List<String> verbs) {
+    /** Kinds with the scale subresource (autoscaling/v1 Scale). */
+    private static final Set<KindInfo> SCALABLE = Set.of(Kinds.DEPLOYMENT, Kinds.REPLICA_SET, Kinds.STATEFUL_SET,
+            Kinds.REPLICATION_CONTROLLER);
+    /** The {@code all} category of kubectl get all. */
+    private static final Set<KindInfo> ALL = Set.of(Kinds.POD, Kinds.DEPLOYMENT, Kinds.REPLICA_SET, Kinds.STATEFUL_SET,
+            Kinds.DAEMON_SET, Kinds.JOB, Kinds.CRON_JOB, Kinds.REPLICATION_CONTROLLER);
+
+    /**
+     * A subresource as discovery lists it: {@code pods/status}, {@code pods/binding}, {@code deployments/scale}.
+     * {@code group} and {@code version} are those of the subresource's kind when it is not the resource's own.
+     */
+    private record Subresource(String name, String group, String version, String kind, List<String> verbs) {
     }
 
     private Discovery() {
@@ -32,22 +42,25 @@ public final class Discovery {
     private static List<Subresource> subresources(KindInfo k) {
         List<Subresource> out = new ArrayList<>();
         if (k == Kinds.POD) {
-            out.add(new Subresource("binding", "Binding", List.of("create")));
+            out.add(new Subresource("binding", null, null, "Binding", List.of("create")));
+        }
+        if (SCALABLE.contains(k)) {
+            out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));
         }
         if (k.hasStatus()) {
-            out.add(new Subresource("status", k.kind(), STATUS_VERBS));
+            out.add(new Subresource("status", null, null, k.kind(), STATUS_VERBS));
         }
         return out;
     }
 
     private static List<String> categories(KindInfo k) {
-        return k == Kinds.POD ? List.of("all") : List.of();
+        return ALL.contains(k) ? List.of("all") : List.of();
     }
 
     /** The served groups (non-core) and their versions, in registry order. */
     public static Map<String, Set<String>> groups() {
         Map<String, Set<String>> groups = new LinkedHashMap<>();
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().isEmpty()) {
                 groups.computeIfAbsent(k.group(), g -> new LinkedHashSet<>()).add(k.version());
             }
@@ -56,7 +69,7 @@ public final class Discovery {
     }
 
     public static boolean serves(String group, String version) {
-        return Kinds.all().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version));
+        return Kinds.served().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version));
     }
 
     public static ObjectNode apiVersions(String serverAddress) {
@@ -98,7 +111,7 @@ public final class Discovery {
         n.put("apiVersion", "v1");
         n.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
         ArrayNode resources = n.putArray("resources");
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }
@@ -119,6 +132,10 @@ public final class Discovery {
                 sr.put("name", k.plural() + "/" + s.name());
                 sr.put("singularName", "");
                 sr.put("namespaced", k.namespaced());
+                if (s.group() != null) {
+                    sr.put("group", s.group());
+                    sr.put("version", s.version());
+                }
                 sr.put("kind", s.kind());
                 strings(sr.putArray("verbs"), s.verbs());
             }
@@ -152,7 +169,7 @@ public final class Discovery {
         ObjectNode v = Json.object();
         v.put("version", version);
         ArrayNode resources = v.putArray("resources");
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }
@@ -174,7 +191,12 @@ public final class Discovery {
                 for (Subresource s : subs) {
                     ObjectNode so = sa.addObject();
                     so.put("subresource", s.name());
-                    responseKind(so.putObject("responseKind"), k, s.kind());
+                    ObjectNode rk = so.putObject("responseKind");
+                    if (s.group() != null) {
+                        rk.put("group", s.group()).put("version", s.version()).put("kind", s.kind());
+                    } else {
+                        responseKind(rk, k, s.kind());
+                    }
                     strings(so.putArray("verbs"), s.verbs());
                 }
             }

@@ -44,7 +44,7 @@ public final class OpenApi {
         doc.put("openapi", "3.0.0");
         doc.putObject("info").put("title", "Kubernetes").put("version", VersionInfo.GIT_VERSION);
         ObjectNode paths = doc.putObject("paths");
-        for (KindInfo k : Kinds.all()) {
+        for (KindInfo k : Kinds.served()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }

@@ -32,12 +32,21 @@ public final class TableRenderer {
         }
     }
 
-    private static final Map<String, Columns> BY_KIND = Map.of(
-            "Pod", new PodColumns(),
-            "Node", new NodeColumns(),
-            "Namespace", SimpleColumns.NAMESPACE,
-            "Event", SimpleColumns.EVENT,
-            "Lease", SimpleColumns.LEASE);
+    private static final Map<String, Columns> BY_KIND = Map.ofEntries(
+            Map.entry("Pod", new PodColumns()),
+            Map.entry("Node", new NodeColumns()),
+            Map.entry("Namespace", SimpleColumns.NAMESPACE),
+            Map.entry("Event", SimpleColumns.EVENT),
+            Map.entry("Lease", SimpleColumns.LEASE),
+            Map.entry("Deployment", WorkloadColumns.DEPLOYMENT),
+            Map.entry("ReplicaSet", WorkloadColumns.REPLICA_SET),
+            Map.entry("StatefulSet", WorkloadColumns.STATEFUL_SET),
+            Map.entry("DaemonSet", WorkloadColumns.DAEMON_SET),
+            Map.entry("Job", WorkloadColumns.JOB),
+            Map.entry("CronJob", WorkloadColumns.CRON_JOB),
+            Map.entry("ReplicationController", WorkloadColumns.REPLICATION_CONTROLLER),
+            Map.entry("PodDisruptionBudget", WorkloadColumns.POD_DISRUPTION_BUDGET),
+            Map.entry("ControllerRevision", WorkloadColumns.CONTROLLER_REVISION));
 
     private TableRenderer() {
     }
@@ -78,14 +87,14 @@ public final class TableRenderer {
                 }
             }
             if (include != Include.NONE) {
-                row.set("object", rowObject(o, include, tableVersion));
+                row.set("object", rowObject(kind, o, include, tableVersion));
             }
         }
         return table;
     }
 
-    private static ObjectNode rowObject(SpecificRecord o, Include include, String tableVersion) {
-        ObjectNode full = Json.encodeObject(o);
+    private static ObjectNode rowObject(KindInfo kind, SpecificRecord o, Include include, String tableVersion) {
+        ObjectNode full = Json.encodeObject(kind, o);
         if (include == Include.OBJECT) {
             return full;
         }

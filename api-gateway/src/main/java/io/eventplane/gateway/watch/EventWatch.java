@@ -89,7 +89,7 @@ final class EventWatch implements WatchStream {
             e.set("object", TableRenderer.render(options.kind(), List.of(object), options.include(),
                     options.tableVersion(), meta, options.clock().instant()));
         } else {
-            e.set("object", Json.encodeObject(object));
+            e.set("object", Json.encodeObject(options.kind(), object));
         }
         return WatchStreamer.line(e);
     }

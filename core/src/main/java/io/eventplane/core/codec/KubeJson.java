@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.codec.SchemaCodec.RecordCodec;
+import io.eventplane.core.kinds.FieldRenames;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import java.util.ArrayList;
@@ -81,6 +82,94 @@ public final class KubeJson {
         out.put("kind", kind.kind());
         out.setAll(encode(object));
         return out;
+    }
+
+    /**
+     * {@link #encodeObject} as {@code served} serves it: for an alias of the stored kind (events.k8s.io/v1 Event) its
+     * apiVersion and field names; for a stored kind the same as {@link #encodeObject(SpecificRecord)}.
+     */
+    public ObjectNode encodeObject(KindInfo served, SpecificRecord object) {
+        Optional<FieldRenames> renames = Kinds.renames(served);
+        if (renames.isEmpty()) {
+            return encodeObject(object);
+        }
+        ObjectNode out = mapper.createObjectNode();
+        out.put("apiVersion", served.apiVersion());
+        out.put("kind", served.kind());
+        out.setAll(encode(served, object));
+        return out;
+    }
+
+    /** {@link #encode} with {@code served}'s field names (a list item of an alias kind). */
+    public ObjectNode encode(KindInfo served, SpecificRecord object) {
+        ObjectNode stored = encode(object);
+        Optional<FieldRenames> renames = Kinds.renames(served);
+        if (renames.isEmpty()) {
+            return stored;
+        }
+        ObjectNode out = mapper.createObjectNode();
+        stored.fields().forEachRemaining(e -> out.set(renames.get().toServed(e.getKey()), e.getValue()));
+        return out;
+    }
+
+    /**
+     * Decodes {@code json} as {@code served} sends it into the stored kind's record: an alias's field names are
+     * mapped to the stored ones first, and error paths back to the served ones.
+     */
+    public Decoded<? extends SpecificRecord> decode(JsonNode json, KindInfo served, FieldValidation mode) {
+        Optional<FieldRenames> renames = Kinds.renames(served);
+        if (renames.isEmpty() || json == null || !json.isObject()) {
+            return decode(json, served.type(), mode);
+        }
+        try {
+            return decode(toStored((ObjectNode) json, renames.get()), served.type(), mode, Map.of());
+        } catch (DecodeException e) {
+            throw servedPaths(e, renames.get());
+        }
+    }
+
+    /** {@link #parseObject(byte[], Class, FieldValidation, List)} of a document as {@code served} sends it. */
+    public SpecificRecord parseObject(byte[] jsonOrYaml, KindInfo served, FieldValidation mode, List<String> warningsOut) {
+        Optional<FieldRenames> renames = Kinds.renames(served);
+        if (renames.isEmpty()) {
+            return parseObject(jsonOrYaml, served.type(), mode, warningsOut);
+        }
+        JsonTrees.Parsed parsed = JsonTrees.parse(jsonOrYaml);
+        if (!parsed.root().isObject()) {
+            throw DecodeException.malformed("expected an object at the top level, got " + DecodeContext.describe(parsed.root()));
+        }
+        List<FieldError> errors = new ArrayList<>();
+        check(parsed.root().get("apiVersion"), "apiVersion", served.apiVersion(), errors);
+        check(parsed.root().get("kind"), "kind", served.kind(), errors);
+        if (!errors.isEmpty()) {
+            throw new DecodeException(errors);
+        }
+        try {
+            Decoded<? extends SpecificRecord> d = decode(toStored((ObjectNode) parsed.root(), renames.get()),
+                    served.type(), mode, parsed.duplicates());
+            if (warningsOut != null) {
+                d.warnings().forEach(w -> warningsOut.add(w));
+            }
+            return d.value();
+        } catch (DecodeException e) {
+            throw servedPaths(e, renames.get());
+        }
+    }
+
+    /** The same object with the top-level fields renamed to the stored kind's (child nodes are shared, not copied). */
+    private ObjectNode toStored(ObjectNode served, FieldRenames renames) {
+        ObjectNode out = mapper.createObjectNode();
+        served.fields().forEachRemaining(e -> out.set(renames.toStored(e.getKey()), e.getValue()));
+        return out;
+    }
+
+    private static DecodeException servedPaths(DecodeException e, FieldRenames renames) {
+        List<FieldError> errors = new ArrayList<>();
+        for (FieldError f : e.errors()) {
+            String path = f.path().isEmpty() ? "" : renames.servedPath(f.path());
+            errors.add(new FieldError(path, f.message().replace("\"" + f.path() + "\"", "\"" + path + "\"")));
+        }
+        return new DecodeException(errors);
     }
 
     /**

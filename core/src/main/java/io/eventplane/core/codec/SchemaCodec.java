@@ -227,7 +227,9 @@ abstract class SchemaCodec {
             byName = new HashMap<>(n * 2);
             for (int i = 0; i < n; i++) {
                 Schema.Field f = fields.get(i).avro();
-                names[i] = f.name();
+                // A JSON name Avro cannot spell (a strategic-merge directive such as "$patch") is a field property.
+                String jsonName = f.getProp("jsonName");
+                names[i] = jsonName != null ? jsonName : f.name();
                 positions[i] = f.pos();
                 codecs[i] = fields.get(i).codec();
                 if (f.hasDefaultValue()) {
@@ -235,7 +237,7 @@ abstract class SchemaCodec {
                 } else {
                     required[i] = !codecs[i].nullable();
                 }
-                byName.put(f.name(), i);
+                byName.put(names[i], i);
             }
         }
 

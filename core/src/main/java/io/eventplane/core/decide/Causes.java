@@ -15,6 +15,16 @@ public final class Causes {
         return cause("FieldValueInvalid", field, field + ": Invalid value: " + quote(value) + ": " + detail);
     }
 
+    /** An Invalid cause whose value is shown as given (Go's rendering of a struct or map), not quoted. */
+    public static StatusCause invalidShown(String field, String shown, String detail) {
+        return cause("FieldValueInvalid", field, field + ": Invalid value: " + shown + ": " + detail);
+    }
+
+    /** A Required cause with Kubernetes' detail text: {@code spec.completions: Required value: when ...}. */
+    public static StatusCause required(String field, String detail) {
+        return cause("FieldValueRequired", field, field + ": Required value: " + detail);
+    }
+
     public static StatusCause duplicate(String field, Object value) {
         return cause("FieldValueDuplicate", field, field + ": Duplicate value: " + quote(value));
     }

@@ -33,7 +33,20 @@ public final class PodRules implements KindRules<Pod> {
         if (pod.getSpec() == null) {
             return pod;
         }
-        PodSpec.Builder spec = PodSpec.newBuilder(pod.getSpec());
+        PodSpec.Builder spec = PodSpec.newBuilder(specDefaults(pod.getSpec()));
+        // Pod-level defaults (Kubernetes' SetDefaults_Pod and admission): pod templates do not get these.
+        if (spec.getEnableServiceLinks() == null) {
+            spec.setEnableServiceLinks(true);
+        }
+        if (spec.getPriority() == null) {
+            spec.setPriority(0);
+        }
+        return Pod.newBuilder(pod).setSpec(spec.build()).build();
+    }
+
+    /** The PodSpec defaults, which pod templates of workloads get as well. */
+    static PodSpec specDefaults(PodSpec podSpec) {
+        PodSpec.Builder spec = PodSpec.newBuilder(podSpec);
         if (spec.getRestartPolicy() == null) {
             spec.setRestartPolicy("Always");
         }
@@ -46,15 +59,9 @@ public final class PodRules implements KindRules<Pod> {
         if (spec.getSchedulerName() == null) {
             spec.setSchedulerName("default-scheduler");
         }
-        if (spec.getEnableServiceLinks() == null) {
-            spec.setEnableServiceLinks(true);
-        }
-        if (spec.getPriority() == null) {
-            spec.setPriority(0);
-        }
         spec.setContainers(defaultContainers(spec.getContainers()));
         spec.setInitContainers(defaultContainers(spec.getInitContainers()));
-        return Pod.newBuilder(pod).setSpec(spec.build()).build();
+        return spec.build();
     }
 
     private static List<Container> defaultContainers(List<Container> containers) {

@@ -14,6 +14,15 @@ public final class RulesRegistry {
         RulesRegistry r = new RulesRegistry();
         r.register(Kinds.POD, new PodRules());
         r.register(Kinds.NAMESPACE, new NamespaceRules());
+        r.register(Kinds.DEPLOYMENT, new DeploymentRules());
+        r.register(Kinds.REPLICA_SET, new ReplicaSetRules());
+        r.register(Kinds.STATEFUL_SET, new StatefulSetRules());
+        r.register(Kinds.DAEMON_SET, new DaemonSetRules());
+        r.register(Kinds.CONTROLLER_REVISION, new ControllerRevisionRules());
+        r.register(Kinds.JOB, new JobRules());
+        r.register(Kinds.CRON_JOB, new CronJobRules());
+        r.register(Kinds.REPLICATION_CONTROLLER, new ReplicationControllerRules());
+        r.register(Kinds.POD_DISRUPTION_BUDGET, new PodDisruptionBudgetRules());
         return r;
     }
 

@@ -1,10 +1,19 @@
 package io.eventplane.core.kinds;
 
+import io.eventplane.model.ControllerRevision;
+import io.eventplane.model.CronJob;
+import io.eventplane.model.DaemonSet;
+import io.eventplane.model.Deployment;
 import io.eventplane.model.Event;
+import io.eventplane.model.Job;
 import io.eventplane.model.Lease;
 import io.eventplane.model.Namespace;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
+import io.eventplane.model.PodDisruptionBudget;
+import io.eventplane.model.ReplicaSet;
+import io.eventplane.model.ReplicationController;
+import io.eventplane.model.StatefulSet;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,12 +28,32 @@ public final class Kinds {
     public static final KindInfo NAMESPACE = new KindInfo("Namespace", "", "v1", "namespaces", "namespace", List.of("ns"), false, true, Namespace.class);
     public static final KindInfo EVENT = new KindInfo("Event", "", "v1", "events", "event", List.of("ev"), true, false, Event.class);
     public static final KindInfo LEASE = new KindInfo("Lease", "coordination.k8s.io", "v1", "leases", "lease", List.of(), true, false, Lease.class);
+    public static final KindInfo DEPLOYMENT = new KindInfo("Deployment", "apps", "v1", "deployments", "deployment", List.of("deploy"), true, true, Deployment.class);
+    public static final KindInfo REPLICA_SET = new KindInfo("ReplicaSet", "apps", "v1", "replicasets", "replicaset", List.of("rs"), true, true, ReplicaSet.class);
+    public static final KindInfo STATEFUL_SET = new KindInfo("StatefulSet", "apps", "v1", "statefulsets", "statefulset", List.of("sts"), true, true, StatefulSet.class);
+    public static final KindInfo DAEMON_SET = new KindInfo("DaemonSet", "apps", "v1", "daemonsets", "daemonset", List.of("ds"), true, true, DaemonSet.class);
+    public static final KindInfo CONTROLLER_REVISION = new KindInfo("ControllerRevision", "apps", "v1", "controllerrevisions", "controllerrevision", List.of(), true, false, ControllerRevision.class);
+    public static final KindInfo JOB = new KindInfo("Job", "batch", "v1", "jobs", "job", List.of(), true, true, Job.class);
+    public static final KindInfo CRON_JOB = new KindInfo("CronJob", "batch", "v1", "cronjobs", "cronjob", List.of("cj"), true, true, CronJob.class);
+    public static final KindInfo REPLICATION_CONTROLLER = new KindInfo("ReplicationController", "", "v1", "replicationcontrollers", "replicationcontroller", List.of("rc"), true, true, ReplicationController.class);
+    public static final KindInfo POD_DISRUPTION_BUDGET = new KindInfo("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", List.of("pdb"), true, true, PodDisruptionBudget.class);
+
+    /**
+     * events.k8s.io/v1 Event: the same stored objects as core/v1 Event, served under a second group with the newer
+     * field names. Not a stored kind of its own: it is in {@link #served()} only.
+     */
+    public static final KindInfo EVENTS_V1_EVENT = new KindInfo("Event", "events.k8s.io", "v1", "events", "event", List.of("ev"), true, false, Event.class);
+    private static final Map<KindInfo, FieldRenames> ALIASES = Map.of(EVENTS_V1_EVENT, FieldRenames.of(
+            "regarding", "involvedObject", "note", "message", "reportingController", "reportingComponent",
+            "deprecatedSource", "source", "deprecatedFirstTimestamp", "firstTimestamp",
+            "deprecatedLastTimestamp", "lastTimestamp", "deprecatedCount", "count"));
 
     private static final Map<String, KindInfo> BY_KIND = new LinkedHashMap<>();
     private static final Map<Class<?>, KindInfo> BY_TYPE = new LinkedHashMap<>();
 
     static {
-        for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE)) {
+        for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE, DEPLOYMENT, REPLICA_SET, STATEFUL_SET, DAEMON_SET,
+                CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }
@@ -33,8 +62,21 @@ public final class Kinds {
     private Kinds() {
     }
 
+    /** Every stored kind, once each. */
     public static Collection<KindInfo> all() {
         return BY_KIND.values();
+    }
+
+    /** Every kind the API serves: the stored kinds and the aliases that serve a stored kind under another group. */
+    public static List<KindInfo> served() {
+        List<KindInfo> out = new java.util.ArrayList<>(BY_KIND.values());
+        out.add(EVENTS_V1_EVENT);
+        return out;
+    }
+
+    /** For an alias of a stored kind, how its JSON differs from the stored kind's; empty for a stored kind itself. */
+    public static Optional<FieldRenames> renames(KindInfo served) {
+        return Optional.ofNullable(ALIASES.get(served));
     }
 
     public static Optional<KindInfo> byKind(String kind) {
@@ -59,7 +101,7 @@ public final class Kinds {
 
     /** The kind served at {@code group/version/plural}, if any. */
     public static Optional<KindInfo> byResource(String group, String version, String plural) {
-        return BY_KIND.values().stream()
+        return served().stream()
                 .filter(k -> k.group().equals(group) && k.version().equals(version) && k.plural().equals(plural))
                 .findFirst();
     }
