@@ -1,0 +1,37 @@
+package io.eventplane.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.marcnuri.helm.Helm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The chart in helm/eventplane lints clean and renders one Deployment per service with the mains that exist. */
+class HelmChartTest {
+    static final Path CHART = Path.of("..", "helm", "eventplane").toAbsolutePath().normalize();
+
+    @Test
+    @DisplayName("the Helm chart passes strict lint")
+    void lints() {
+        var result = new Helm(CHART).lint().strict().call();
+        assertTrue(!result.isFailed(), String.join("\n", result.getMessages()));
+    }
+
+    @Test
+    @DisplayName("the Helm chart renders writer, gateway, scheduler and node-sim with their main classes and settings")
+    void renders() throws Exception {
+        String yaml = new Helm(CHART).template().withName("ep").set("kafka.bootstrap", "kafka:9092")
+                .set("nodeSim.nodes", "250").call();
+        for (String main : new String[] {"io.eventplane.topology.WriterMain", "io.eventplane.gateway.GatewayMain",
+                "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain"}) {
+            assertTrue(yaml.contains(main), main + " missing from\n" + yaml);
+            Class.forName(main); // the chart names mains that exist
+        }
+        assertTrue(yaml.contains("value: \"kafka:9092\""), yaml);
+        assertTrue(yaml.contains("value: \"250\""), yaml);
+        assertTrue(yaml.contains("path: /readyz"), yaml);
+        assertTrue(Files.exists(CHART.resolve("Chart.yaml")));
+    }
+}
