@@ -24,6 +24,7 @@ public final class KafkaEventStore implements EventStore {
     private final CommandSender sender;
     private final Outcomes outcomes;
     private final ObjectView view;
+    private static final Duration VIEW_WAIT = Duration.ofSeconds(5);
     private final Duration timeout;
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
 
@@ -79,7 +80,9 @@ public final class KafkaEventStore implements EventStore {
         if (seen) {
             w.done().complete(null);
         }
-        w.done().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((v, e) -> remove(key, w));
+        // The view is normally milliseconds behind; do not hold the Event's writes for long if it is not.
+        w.done().orTimeout(Math.min(timeout.toMillis(), VIEW_WAIT.toMillis()), TimeUnit.MILLISECONDS)
+                .whenComplete((v, e) -> remove(key, w));
         return w.done();
     }
 
