@@ -4,6 +4,10 @@ import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
+import io.eventplane.client.events.EventNotice;
+import io.eventplane.client.events.EventOrigin;
+import io.eventplane.client.events.EventRecorder;
+import io.eventplane.client.events.KafkaEventRecorder;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
@@ -15,12 +19,15 @@ import io.eventplane.model.Pod;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -39,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * decided again. Every command carries the resourceVersion it was decided on; a conflict is simply followed by the
  * next change, and a command that shows no effect is retried after {@link NodeSimSettings#retryAfter()}. All work runs
  * on one scheduler thread, so the simulator's own state needs no locks.
+ *
+ * <p>Events, as a kubelet records them (source kubelet, host the node): the node's start when it registers
+ * ({@link KubeletEvents#nodeStarting}), and the events each pod step carries (Pulling, Pulled, Created, Started,
+ * Killing), recorded when the step's command is first sent: a step re-sent because it showed no effect, or decided
+ * again after a conflict, does not record its events twice. Each node remembers the images its pods pulled, so an
+ * IfNotPresent image is pulled once per node.
  */
 public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
@@ -61,6 +74,12 @@ public final class NodeSimulator implements AutoCloseable {
     private final PodIpAllocator addresses = new PodIpAllocator();
     private final Map<String, Planned> planned = new HashMap<>();
     private final Map<String, Sent> sent = new HashMap<>();
+    private final Map<String, EventRecorder> kubelets = new HashMap<>();
+    /** Normalized images on each node. */
+    private final Map<String, Set<String>> images = new HashMap<>();
+    /** The steps whose events were recorded, by pod uid. */
+    private final Map<String, Set<String>> recordedSteps = new HashMap<>();
+    private KafkaEventRecorder recorder;
     private ScheduledExecutorService executor;
     private ObjectView view;
     private CommandSender sender;
@@ -97,6 +116,12 @@ public final class NodeSimulator implements AutoCloseable {
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
         view.addListener(this::onChange);
+        recorder = KafkaEventRecorder.start(config, sender, view, "node-sim-" + settings.namePrefix(), clock,
+                new EventOrigin("kubelet", null, "node-sim-" + settings.namePrefix()));
+        for (SimNode n : nodes.values()) {
+            kubelets.put(n.name(), recorder.from(EventOrigin.kubelet(n.name())));
+            images.put(n.name(), new HashSet<>());
+        }
         view.start();
         executor.execute(this::bootstrap);
         return this;
@@ -202,6 +227,8 @@ public final class NodeSimulator implements AutoCloseable {
     private boolean register(SimNode n) {
         Commands cmd = commands.get(n.name());
         Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        boolean reportsStatus = existing.isEmpty() || !NodeTemplates.isReady(existing.get());
+        KubeletEvents.nodeStarting(n.name(), reportsStatus).forEach(kubelets.get(n.name())::record);
         if (existing.isEmpty()) {
             send(cmd.create(NodeTemplates.node(n, shape, clock.instant())));
             LOG.debug("node-sim: {} registering", n.name());
@@ -296,7 +323,22 @@ public final class NodeSimulator implements AutoCloseable {
         LOG.debug("node-sim: {} {} {} at resourceVersion {}", node.name(), step.stage(), key, rv);
         sent.put(key, new Sent(rv, attempt));
         send(command);
+        recordOnce(pod, node, step);
         executor.schedule(() -> safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void recordOnce(Pod pod, SimNode node, PodLifecycle.Step step) {
+        if (step.stage().equals(PodLifecycle.START_CONTAINERS)) {
+            images.get(node.name()).addAll(PodLifecycle.images(pod));
+        }
+        if (step.events().isEmpty()
+                || !recordedSteps.computeIfAbsent(pod.getMetadata().getUid(), u -> new HashSet<>()).add(step.stage())) {
+            return;
+        }
+        EventRecorder kubelet = kubelets.get(node.name());
+        for (EventNotice e : step.events()) {
+            kubelet.record(e);
+        }
     }
 
     /** The view still shows the version our command was decided on: it was lost or rejected; decide again. */
@@ -326,13 +368,15 @@ public final class NodeSimulator implements AutoCloseable {
         String existing = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
         String ip = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? node.internalIP()
                 : addresses.addressFor(pod.getMetadata().getUid(), node.podSubnet(), existing).orElse(null);
-        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip);
+        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip,
+                Collections.unmodifiableSet(images.get(node.name())));
     }
 
     private void forget(String key, String uid) {
         cancel(key);
         sent.remove(key);
         addresses.release(uid);
+        recordedSteps.remove(uid);
         LOG.debug("node-sim: {} gone", key);
     }
 
@@ -378,6 +422,9 @@ public final class NodeSimulator implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (recorder != null) {
+            recorder.close();
         }
         if (view != null) {
             view.close();

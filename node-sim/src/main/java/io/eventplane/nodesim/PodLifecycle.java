@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.client.events.EventNotice;
 import io.eventplane.core.decide.PodRules;
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerState;
@@ -22,8 +23,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
@@ -33,11 +36,14 @@ import java.util.random.RandomGenerator;
  *   <li>{@code create-sandbox}: bound and Pending without a sandbox: addresses, startTime, containers Waiting
  *       (ContainerCreating), PodReadyToStartContainers and Initialized True, ContainersReady and Ready False; at once.</li>
  *   <li>{@code start-containers}: Pending with a sandbox: containers Running and ready, every condition True, phase
- *       Running; after the start delay.</li>
+ *       Running; after the start delay (the time the images take to pull). Events, per container, init containers
+ *       first: Pulling and Pulled (or Pulled "already present"), Created, Started.</li>
  *   <li>{@code readiness}: Running, but Ready does not match the readiness gates (POD-6.6): Ready corrected; at once.</li>
- *   <li>{@code terminate}: deletionTimestamp set: delete with grace 0 after min(grace period, shutdown delay).</li>
+ *   <li>{@code terminate}: deletionTimestamp set: delete with grace 0 after min(grace period, shutdown delay). Events:
+ *       Killing for every running container.</li>
  * </ol>
- * Pure: the time and the random source are given.
+ * Pure: the time, the random source and the images on the node are given; the Events to record come back as data
+ * with the step ({@link KubeletEvents}).
  */
 public final class PodLifecycle {
 
@@ -46,20 +52,38 @@ public final class PodLifecycle {
         String stage();
 
         Duration delay();
+
+        /** The Events the kubelet records when it takes this step, in order. */
+        List<EventNotice> events();
     }
 
+    public static final String CREATE_SANDBOX = "create-sandbox";
+    public static final String START_CONTAINERS = "start-containers";
+    public static final String READINESS = "readiness";
+    public static final String TERMINATE = "terminate";
+
     /** An UPDATE_STATUS carrying {@code pod} (with the resourceVersion it was decided on). */
-    public record UpdateStatus(String stage, Pod pod, Duration delay) implements Step {
+    public record UpdateStatus(String stage, Pod pod, Duration delay, List<EventNotice> events) implements Step {
+        public UpdateStatus(String stage, Pod pod, Duration delay) {
+            this(stage, pod, delay, List.of());
+        }
     }
 
     /** A DELETE with grace period 0 and the pod's uid as precondition. */
-    public record Delete(String stage, String uid, Duration delay) implements Step {
+    public record Delete(String stage, String uid, Duration delay, List<EventNotice> events) implements Step {
+        public Delete(String stage, String uid, Duration delay) {
+            this(stage, uid, delay, List.of());
+        }
     }
 
     /**
-     * Where the pod runs: its node, the node's address and the pod's own address (null when the node has none left).
+     * Where the pod runs: its node, the node's address, the pod's own address (null when the node has none left), and
+     * the images already on the node (normalized, {@link #normalizeImage}).
      */
-    public record PodHost(String nodeName, String hostIP, String podIP) {
+    public record PodHost(String nodeName, String hostIP, String podIP, Set<String> images) {
+        public PodHost(String nodeName, String hostIP, String podIP) {
+            this(nodeName, hostIP, podIP, Set.of());
+        }
     }
 
     private final Duration startDelayMin;
@@ -84,7 +108,7 @@ public final class PodLifecycle {
             return Optional.empty();
         }
         if (meta.getDeletionTimestamp() != null) {
-            return terminate(meta);
+            return terminate(pod);
         }
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
@@ -97,18 +121,32 @@ public final class PodLifecycle {
             if (host.podIP() == null) {
                 return Optional.empty(); // no address left on the node: stays Pending, as with a failing CNI
             }
-            return Optional.of(new UpdateStatus("create-sandbox", creating(pod, host, now), Duration.ZERO));
+            return Optional.of(new UpdateStatus(CREATE_SANDBOX, creating(pod, host, now), Duration.ZERO));
         }
-        return Optional.of(new UpdateStatus("start-containers", running(pod, now), startDelay()));
+        return Optional.of(new UpdateStatus(START_CONTAINERS, running(pod, now), startDelay(),
+                KubeletEvents.containersStarting(pod, host.images(), now)));
     }
 
-    private Optional<Step> terminate(ObjectMeta meta) {
+    /** The images of the pod's containers, normalized: what is on the node once the pod has started. */
+    public static Set<String> images(Pod pod) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Container k : list(pod.getSpec().getInitContainers())) {
+            out.add(normalizeImage(k.getImage()));
+        }
+        for (Container k : list(pod.getSpec().getContainers())) {
+            out.add(normalizeImage(k.getImage()));
+        }
+        return out;
+    }
+
+    private Optional<Step> terminate(Pod pod) {
+        ObjectMeta meta = pod.getMetadata();
         long grace = meta.getDeletionGracePeriodSeconds() == null ? 0 : meta.getDeletionGracePeriodSeconds();
         if (grace == 0 && meta.getFinalizers() != null && !meta.getFinalizers().isEmpty()) {
             return Optional.empty(); // stopped; the writer removes it once its finalizers are gone
         }
         Duration delay = Duration.ofSeconds(grace).compareTo(shutdownDelay) < 0 ? Duration.ofSeconds(grace) : shutdownDelay;
-        return Optional.of(new Delete("terminate", meta.getUid(), delay));
+        return Optional.of(new Delete(TERMINATE, meta.getUid(), delay, KubeletEvents.containersStopping(pod)));
     }
 
     private Duration startDelay() {
@@ -187,7 +225,7 @@ public final class PodLifecycle {
             return Optional.empty();
         }
         PodStatus next = PodStatus.newBuilder(status).setConditions(wanted).build();
-        return Optional.of(new UpdateStatus("readiness", Pod.newBuilder(pod).setStatus(next).build(), Duration.ZERO));
+        return Optional.of(new UpdateStatus(READINESS, Pod.newBuilder(pod).setStatus(next).build(), Duration.ZERO));
     }
 
     /** ContainersReady from the containers; Ready from them and the readiness gates (POD-6.6, POD-6.7). */
@@ -268,7 +306,7 @@ public final class PodLifecycle {
     }
 
     /** {@code nginx} -> {@code docker.io/library/nginx:latest}, as containerd reports an image. */
-    static String normalizeImage(String image) {
+    public static String normalizeImage(String image) {
         if (image == null || image.isEmpty()) {
             return "";
         }

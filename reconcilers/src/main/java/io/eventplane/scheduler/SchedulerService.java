@@ -4,9 +4,13 @@ import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
+import io.eventplane.client.events.EventOrigin;
+import io.eventplane.client.events.EventRecorder;
+import io.eventplane.client.events.KafkaEventRecorder;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
+import io.eventplane.log.Command;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
@@ -35,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * deleted or finished), not on a timer. The worker counts its own bindings ({@link AssumedPods}) until the view shows
  * them, so a burst of decisions does not overcommit a node the view has not caught up on; the writer accepts a BIND
  * only while the pod with that uid is unbound, so a stale decision cannot bind a pod twice.
+ *
+ * <p>Events, as kube-scheduler records them: {@code FailedScheduling} (Warning) with the PodScheduled condition's
+ * message on every unschedulable decision (repeats aggregate into one Event whose count grows), and {@code Scheduled}
+ * once the writer has accepted the binding: when the view shows the BOUND change made by this scheduler's own request,
+ * so a rejected or lost binding records nothing.
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
@@ -50,12 +59,17 @@ public final class SchedulerService implements AutoCloseable {
     private final WorkQueue<String> queue;
     private final Set<String> parked = ConcurrentHashMap.newKeySet();
     private final Map<String, PodDemand> demands = new ConcurrentHashMap<>();
+    /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
+    private final Map<String, Instant> bindingsSent = new ConcurrentHashMap<>();
+    private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
     private ObjectView view;
     private CommandSender sender;
+    private KafkaEventRecorder recorder;
+    private EventRecorder events = EventRecorder.discarding();
     private Thread worker;
     private volatile boolean running;
     private volatile boolean synced;
@@ -71,6 +85,7 @@ public final class SchedulerService implements AutoCloseable {
         this.clock = clock;
         this.commands = new Commands(actor, clock);
         this.assumed = new AssumedPods(assumeTimeout);
+        this.assumeTimeout = assumeTimeout;
         this.queue = new WorkQueue<>(actor + "-queue");
     }
 
@@ -83,6 +98,10 @@ public final class SchedulerService implements AutoCloseable {
         sender = new CommandSender(config, actor);
         view = new ObjectView(config, actor + "-view");
         view.addListener(this::onChange);
+        // kube-scheduler reports as <schedulerName>, one instance per host.
+        recorder = KafkaEventRecorder.start(config, sender, view, actor, clock, new EventOrigin(schedulerName, null,
+                schedulerName + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
+        events = recorder;
         view.start();
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);
@@ -106,6 +125,9 @@ public final class SchedulerService implements AutoCloseable {
             boolean gone = change.getType() == ChangeType.DELETED;
             if (gone) {
                 demands.remove(change.getUid());
+            }
+            if (change.getType() == ChangeType.BOUND && bindingsSent.remove(change.getEnvelope().getRequestId()) != null) {
+                events.record(SchedulingEvents.scheduled(pod, pod.getSpec().getNodeName()));
             }
             if (AssumedPods.isBound(pod) && (gone || SchedulerDecider.isTerminal(pod))) {
                 clusterChanged(); // resources freed
@@ -170,6 +192,10 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     private void expireAssumptions() {
+        if (!bindingsSent.isEmpty()) {
+            Instant oldest = clock.instant().minus(assumeTimeout);
+            bindingsSent.values().removeIf(sentAt -> sentAt.isBefore(oldest));
+        }
         if (assumed.size() == 0) {
             return;
         }
@@ -226,9 +252,13 @@ public final class SchedulerService implements AutoCloseable {
             bound.incrementAndGet();
             String ns = pod.getMetadata().getNamespace();
             String name = pod.getMetadata().getName();
-            sender.send(commands.bind(ns, name, uid, bind.node())).whenComplete((md, e) -> {
+            Command binding = commands.bind(ns, name, uid, bind.node());
+            String requestId = binding.getEnvelope().getRequestId();
+            bindingsSent.put(requestId, now);
+            sender.send(binding).whenComplete((md, e) -> {
                 if (e != null) {
                     LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
+                    bindingsSent.remove(requestId);
                     assumed.forget(key, uid);
                     queue.addRateLimited(key);
                 } else {
@@ -238,6 +268,7 @@ public final class SchedulerService implements AutoCloseable {
         } else if (placement instanceof Placement.Unschedulable why) {
             LOG.debug("{}: {} unschedulable: {}", actor, key, why.message());
             unschedulable.incrementAndGet();
+            SchedulingEvents.failed(pod, why).ifPresent(events::record);
             SchedulingStatus.unschedulable(pod, why, now).ifPresent(update ->
                     sender.send(commands.updateStatus(update)).whenComplete((md, e) -> {
                         if (e != null) {
@@ -302,6 +333,9 @@ public final class SchedulerService implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (recorder != null) {
+            recorder.close();
         }
         if (view != null) {
             view.close();

@@ -99,7 +99,8 @@ public final class PodRules implements KindRules<Pod> {
         return out;
     }
 
-    static String imagePullPolicy(String image) {
+    /** The default imagePullPolicy: Always for an image without a tag or tagged latest, IfNotPresent otherwise. */
+    public static String imagePullPolicy(String image) {
         String last = image.substring(image.lastIndexOf('/') + 1);
         if (last.contains("@")) {
             return "IfNotPresent";
