@@ -68,6 +68,7 @@ final class ViewBench {
         out.printf("view: wrote %,d running pods on %,d nodes to a fresh log in %.1f s%n", pods, nodes,
                 (System.nanoTime() - t0) / 1e9);
 
+        long heapBefore = usedHeapAfterGc();
         long replayStart = System.nanoTime();
         try (io.eventplane.client.ObjectView alone = new io.eventplane.client.ObjectView(config, "viewbench").start()) {
             alone.awaitReady(Duration.ofMinutes(10));
@@ -75,7 +76,6 @@ final class ViewBench {
             out.printf("view: a bare view rebuilt %,d objects from the log in %.2f s (%,.0f changes/s)%n",
                     alone.size(), secs, alone.size() / secs);
         }
-        long heapBefore = usedHeapAfterGc();
         try (WriterService writer = new WriterService(config, work.resolve("viewbench-writer"), 20).start()) {
             long start = System.nanoTime();
             GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");
@@ -84,8 +84,8 @@ final class ViewBench {
                 long heapAfter = usedHeapAfterGc();
                 out.printf("view: gateway ready in %.1f s (replayed %,d changes: %,.0f changes/s)%n", replay,
                         pods, pods / replay);
-                out.printf("view: heap held by the gateway and its view: %,d MiB for %,d pods (%.1f KiB per pod)%n",
-                        (heapAfter - heapBefore) >> 20, pods, (heapAfter - heapBefore) / 1024.0 / pods);
+                out.printf("view: heap held by the gateway (and the writer) with %,d pods: %,d MiB more than before (%.1f KiB per pod)%n",
+                        pods, (heapAfter - heapBefore) >> 20, (heapAfter - heapBefore) / 1024.0 / pods);
                 HttpClient http = HttpClient.newHttpClient();
                 String api = gateway.url() + "/api/v1/namespaces/default/pods";
                 String table = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
@@ -124,12 +124,12 @@ final class ViewBench {
     }
 
     private static long usedHeapAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
         for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(200);
+            memory.gc();
+            Thread.sleep(300);
         }
-        return rt.totalMemory() - rt.freeMemory();
+        return memory.getHeapMemoryUsage().getUsed();
     }
 
     private static ObjectChanged runningPod(int i, int nodes) {
