@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -24,30 +20,14 @@ class KubectlWorkloadsTest {
             "replicationcontroller-nginx.yaml");
     private static GatewayFixture f;
     private static Path dir;
+    private static Kubectl kubectl;
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(kubectl() != null, "kubectl is not on PATH");
+        assumeTrue(Kubectl.onPath() != null, "kubectl is not on PATH");
         f = GatewayFixture.start();
         dir = Files.createTempDirectory("kubectl-workloads");
-        Files.writeString(dir.resolve("kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: eventplane
-                  cluster:
-                    server: %s
-                contexts:
-                - name: eventplane
-                  context:
-                    cluster: eventplane
-                    user: anonymous
-                    namespace: default
-                current-context: eventplane
-                users:
-                - name: anonymous
-                  user: {}
-                """.formatted(f.url()));
+        kubectl = Kubectl.configure(dir, f.url());
         Path manifests = Files.createDirectory(dir.resolve("manifests"));
         for (String file : EXAMPLES) {
             Files.writeString(manifests.resolve(file), WorkloadApiTest.example(file));
@@ -61,35 +41,8 @@ class KubectlWorkloadsTest {
         }
     }
 
-    private static String kubectl() {
-        for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File k = new File(p, "kubectl");
-            if (k.canExecute()) {
-                return k.getPath();
-            }
-        }
-        return null;
-    }
-
-    private record Result(int exit, String out) {
-    }
-
-    private static Result run(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(kubectl(), "--kubeconfig", dir.resolve("kubeconfig").toString(),
-                "--cache-dir", dir.resolve("cache").toString()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("HOME", dir.toString());
-        Process p = pb.start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    }
-
-    private static Result ok(String... args) throws IOException, InterruptedException {
-        Result r = run(args);
+    private static Kubectl.Result ok(String... args) throws IOException, InterruptedException {
+        Kubectl.Result r = kubectl.run(args);
         assertEquals(0, r.exit(), () -> "kubectl " + String.join(" ", args) + ":\n" + r.out());
         return r;
     }
@@ -99,41 +52,41 @@ class KubectlWorkloadsTest {
             + "get shows kubectl's columns, scale patches the scale subresource (DEP-36)")
     void applyGetScale() throws Exception {
         String manifests = dir.resolve("manifests").toString();
-        Result created = ok("apply", "-f", manifests);
+        Kubectl.Result created = ok("apply", "-f", manifests);
         for (String line : List.of("cronjob.batch/hello created", "daemonset.apps/fluentd-elasticsearch created",
                 "deployment.apps/nginx-deployment created", "job.batch/pi created", "replicaset.apps/frontend created",
                 "replicationcontroller/nginx created", "statefulset.apps/web created")) {
             assertTrue(created.out().contains(line), created.out());
         }
-        Result again = ok("apply", "-f", manifests);
+        Kubectl.Result again = ok("apply", "-f", manifests);
         assertTrue(again.out().contains("deployment.apps/nginx-deployment unchanged"), again.out());
         assertTrue(again.out().contains("job.batch/pi unchanged"), again.out());
 
-        Result deploy = ok("get", "deploy");
+        Kubectl.Result deploy = ok("get", "deploy");
         assertTrue(deploy.out().matches("(?s)NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE\\s+nginx-deployment\\s+0/3\\s+0\\s+0\\s+\\S+\\s*"),
                 deploy.out());
-        Result wide = ok("get", "rs", "-o", "wide");
+        Kubectl.Result wide = ok("get", "rs", "-o", "wide");
         assertTrue(wide.out().matches("(?s)NAME\\s+DESIRED\\s+CURRENT\\s+READY\\s+AGE\\s+CONTAINERS\\s+IMAGES\\s+SELECTOR\\s+"
                 + "frontend\\s+3\\s+0\\s+0\\s+\\S+\\s+php-redis\\s+gcr.io/google_samples/gb-frontend:v3\\s+tier=frontend\\s*"), wide.out());
-        Result jobs = ok("get", "jobs");
+        Kubectl.Result jobs = ok("get", "jobs");
         assertTrue(jobs.out().matches("(?s)NAME\\s+STATUS\\s+COMPLETIONS\\s+DURATION\\s+AGE\\s+pi\\s+Running\\s+0/1\\s+\\S+\\s*"),
                 jobs.out());
-        Result cj = ok("get", "cj");
+        Kubectl.Result cj = ok("get", "cj");
         assertTrue(cj.out().matches("(?s)NAME\\s+SCHEDULE\\s+TIMEZONE\\s+SUSPEND\\s+ACTIVE\\s+LAST SCHEDULE\\s+AGE\\s+"
                 + "hello\\s+\\*/1 \\* \\* \\* \\*\\s+<none>\\s+False\\s+0\\s+<none>\\s+\\S+\\s*"), cj.out());
-        Result ds = ok("get", "ds", "-n", "kube-system");
+        Kubectl.Result ds = ok("get", "ds", "-n", "kube-system");
         assertTrue(ds.out().contains("NODE SELECTOR"), ds.out());
-        Result labels = ok("get", "job", "pi", "-o", "jsonpath={.metadata.labels.job-name} {.spec.selector.matchLabels}");
+        Kubectl.Result labels = ok("get", "job", "pi", "-o", "jsonpath={.metadata.labels.job-name} {.spec.selector.matchLabels}");
         assertTrue(labels.out().startsWith("pi {\"batch.kubernetes.io/controller-uid\":"), labels.out()); // JOB-03
 
-        Result scaled = ok("scale", "deploy/nginx-deployment", "--replicas=5");
+        Kubectl.Result scaled = ok("scale", "deploy/nginx-deployment", "--replicas=5");
         assertTrue(scaled.out().contains("deployment.apps/nginx-deployment scaled"), scaled.out());
         assertEquals("5", ok("get", "deploy", "nginx-deployment", "-o", "jsonpath={.spec.replicas}").out().trim());
         ok("scale", "sts/web", "--replicas=2");
         ok("scale", "rc/nginx", "--replicas=1");
         assertEquals("2 1", ok("get", "sts/web", "rc/nginx", "-o", "jsonpath={.items[*].spec.replicas}").out().trim());
 
-        Result describe = ok("describe", "deployment", "nginx-deployment");
+        Kubectl.Result describe = ok("describe", "deployment", "nginx-deployment");
         assertTrue(describe.out().contains("StrategyType:           RollingUpdate"), describe.out()); // DEP-58
         assertTrue(describe.out().contains("RollingUpdateStrategy:  25% max unavailable, 25% max surge"), describe.out());
     }

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
-import io.eventplane.client.EventplaneConfig;
-import io.eventplane.client.ObjectView;
-import io.eventplane.client.ViewWaiter;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Container;
@@ -18,15 +14,8 @@ import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.ResourceRequirements;
-import io.eventplane.nodesim.NodeShape;
-import io.eventplane.nodesim.NodeSimulator;
-import io.eventplane.scheduler.SchedulerService;
-import io.eventplane.schemas.Topics;
-import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
-import io.eventplane.topology.WriterService;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -53,41 +41,16 @@ class EventsEndToEndTest {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
     private final Commands user = new Commands("test-user");
-    private final ViewWaiter waiter = new ViewWaiter();
-    private WriterService writer;
-    private ObjectView view;
-    private NodeSimulator nodes;
-    private SchedulerService scheduler;
-    private CommandSender sender;
+    private final ControlLoop loop = new ControlLoop();
 
     @BeforeAll
     void startTheCluster(@TempDir Path dir) {
-        SharedCluster cluster = SharedCluster.get();
-        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
-                new Topics("t" + UUID.randomUUID()), 1);
-        writer = new WriterService(config, dir.resolve("writer"), 20).start();
-        view = new ObjectView(config, "test-view");
-        view.addListener(waiter);
-        view.start();
-        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC()).start();
-        scheduler = new SchedulerService(config, "scheduler").start();
-        sender = new CommandSender(config, "test-user");
-        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),
-                () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()
-                        + ", scheduler " + scheduler.isReady());
+        loop.start(dir);
     }
 
     @AfterAll
     void stopTheCluster() {
-        for (AutoCloseable c : new AutoCloseable[] {sender, scheduler, nodes, view, writer}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                // closing anyway
-            }
-        }
+        loop.close();
     }
 
     private static Pod pod(String name, String image, String cpu) {
@@ -98,7 +61,7 @@ class EventsEndToEndTest {
     }
 
     private Optional<Pod> pod(String name) {
-        return view.get("Pod", "default", name).map(c -> (Pod) c.getObject());
+        return loop.view().get("Pod", "default", name).map(c -> (Pod) c.getObject());
     }
 
     /**
@@ -107,7 +70,7 @@ class EventsEndToEndTest {
      */
     private List<Event> eventsOf(String namespace, String name, String uid) {
         List<ObjectChanged> found = new ArrayList<>();
-        for (ObjectChanged c : view.list(Kinds.EVENT.kind(), null)) {
+        for (ObjectChanged c : loop.view().list(Kinds.EVENT.kind(), null)) {
             Event e = (Event) c.getObject();
             if (name.equals(e.getInvolvedObject().getName()) && uid.equals(e.getInvolvedObject().getUid())
                     && namespace.equals(nz(e.getInvolvedObject().getNamespace()))) {
@@ -138,15 +101,15 @@ class EventsEndToEndTest {
     @Test
     @DisplayName("POD-4.8 a pod that reaches Running has Scheduled, Pulling, Pulled, Created and Started events about its uid, in that order")
     void runningPodEvents() {
-        sender.send(user.create(pod("nginx", "nginx:1.14.2", "100m")));
-        sender.flush();
-        Pod running = waiter.await(DEADLINE, () -> pod("nginx").filter(p -> p.getStatus() != null
+        loop.sender().send(user.create(pod("nginx", "nginx:1.14.2", "100m")));
+        loop.sender().flush();
+        Pod running = loop.waiter().await(DEADLINE, () -> pod("nginx").filter(p -> p.getStatus() != null
                 && "Running".equals(p.getStatus().getPhase())), () -> "nginx: " + pod("nginx"));
         String uid = running.getMetadata().getUid();
         String node = running.getSpec().getNodeName();
         List<String> expected = List.of("Scheduled", "Pulling", "Pulled", "Created", "Started");
 
-        List<Event> events = waiter.await(DEADLINE, () -> Optional.of(eventsOf("default", "nginx", uid))
+        List<Event> events = loop.waiter().await(DEADLINE, () -> Optional.of(eventsOf("default", "nginx", uid))
                 .filter(l -> byReason(l).keySet().containsAll(expected)),
                 () -> "events of nginx: " + describe(eventsOf("default", "nginx", uid)));
 
@@ -172,9 +135,9 @@ class EventsEndToEndTest {
             assertTrue(x.getMetadata().getName().startsWith("nginx."), x.getMetadata().getName());
         }
 
-        sender.send(user.delete(Kinds.POD, "default", "nginx", 30L, uid));
-        sender.flush();
-        Event killing = waiter.await(DEADLINE, () -> Optional.ofNullable(byReason(eventsOf("default", "nginx", uid))
+        loop.sender().send(user.delete(Kinds.POD, "default", "nginx", 30L, uid));
+        loop.sender().flush();
+        Event killing = loop.waiter().await(DEADLINE, () -> Optional.ofNullable(byReason(eventsOf("default", "nginx", uid))
                 .get("Killing")), () -> "events of nginx: " + describe(eventsOf("default", "nginx", uid)));
         assertEquals("Stopping container nginx", killing.getMessage());
     }
@@ -182,27 +145,27 @@ class EventsEndToEndTest {
     @Test
     @DisplayName("POD-6.2 an unschedulable pod has one FailedScheduling event whose count grows as scheduling is retried")
     void unschedulablePodEvents() {
-        sender.send(user.create(pod("huge", "nginx", "64")));
-        sender.flush();
-        Pod huge = waiter.await(DEADLINE, () -> pod("huge").filter(p -> p.getMetadata().getUid() != null),
+        loop.sender().send(user.create(pod("huge", "nginx", "64")));
+        loop.sender().flush();
+        Pod huge = loop.waiter().await(DEADLINE, () -> pod("huge").filter(p -> p.getMetadata().getUid() != null),
                 () -> "huge: " + pod("huge"));
         String uid = huge.getMetadata().getUid();
 
-        Event failed = waiter.await(DEADLINE, () -> Optional.ofNullable(byReason(eventsOf("default", "huge", uid))
+        Event failed = loop.waiter().await(DEADLINE, () -> Optional.ofNullable(byReason(eventsOf("default", "huge", uid))
                 .get("FailedScheduling")), () -> "events of huge: " + describe(eventsOf("default", "huge", uid)));
         assertEquals("Warning", failed.getType());
         assertEquals("0/3 nodes are available: 3 Insufficient cpu.", failed.getMessage());
         assertEquals("default-scheduler", failed.getSource().getComponent());
 
         // A node changes: the scheduler tries the pod again, fails the same way, and counts it on the same Event.
-        ObjectChanged n = view.get("Node", "", "node-1").orElseThrow();
+        ObjectChanged n = loop.view().get("Node", "", "node-1").orElseThrow();
         Node node = (Node) n.getObject();
         Map<String, String> labels = new HashMap<>(node.getMetadata().getLabels());
         labels.put("example.com/touched", "yes");
-        sender.send(user.update(Node.newBuilder(node).setMetadata(ObjectMeta.newBuilder(node.getMetadata())
+        loop.sender().send(user.update(Node.newBuilder(node).setMetadata(ObjectMeta.newBuilder(node.getMetadata())
                 .setLabels(labels).build()).build()));
-        sender.flush();
-        waiter.awaitTrue(DEADLINE, () -> {
+        loop.sender().flush();
+        loop.waiter().awaitTrue(DEADLINE, () -> {
             Event f = byReason(eventsOf("default", "huge", uid)).get("FailedScheduling");
             return f != null && f.getCount() >= 2;
         }, () -> "events of huge: " + describe(eventsOf("default", "huge", uid)));
@@ -220,7 +183,7 @@ class EventsEndToEndTest {
         List<String> expected = List.of("Starting", "NodeHasSufficientMemory", "NodeHasNoDiskPressure",
                 "NodeHasSufficientPID", "NodeReady");
 
-        List<Event> events = waiter.await(DEADLINE, () -> Optional.of(eventsOf("", "node-2", "node-2"))
+        List<Event> events = loop.waiter().await(DEADLINE, () -> Optional.of(eventsOf("", "node-2", "node-2"))
                 .filter(l -> byReason(l).keySet().containsAll(expected)),
                 () -> "events of node-2: " + describe(eventsOf("", "node-2", "node-2")));
 

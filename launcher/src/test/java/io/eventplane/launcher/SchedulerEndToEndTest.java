@@ -1,17 +1,10 @@
 package io.eventplane.launcher;
 
-import io.eventplane.scheduler.SchedulerService;
-
-import io.eventplane.client.ViewWaiter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
-import io.eventplane.client.EventplaneConfig;
-import io.eventplane.client.ObjectView;
 import io.eventplane.client.Subscription;
 import io.eventplane.client.WatchEvent;
 import io.eventplane.log.ChangeType;
@@ -22,14 +15,8 @@ import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.ResourceRequirements;
-import io.eventplane.nodesim.NodeShape;
-import io.eventplane.nodesim.NodeSimulator;
-import io.eventplane.schemas.Topics;
-import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
-import io.eventplane.topology.WriterService;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
@@ -39,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -55,41 +41,16 @@ class SchedulerEndToEndTest {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
     private final Commands user = new Commands("test-user");
-    private final ViewWaiter waiter = new ViewWaiter();
-    private WriterService writer;
-    private ObjectView view;
-    private NodeSimulator nodes;
-    private SchedulerService scheduler;
-    private CommandSender sender;
+    private final ControlLoop loop = new ControlLoop();
 
     @BeforeAll
     void startTheCluster(@TempDir Path dir) {
-        SharedCluster cluster = SharedCluster.get();
-        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
-                new Topics("t" + UUID.randomUUID()), 1);
-        writer = new WriterService(config, dir.resolve("writer"), 20).start();
-        view = new ObjectView(config, "test-view");
-        view.addListener(waiter);
-        view.start();
-        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC()).start();
-        scheduler = new SchedulerService(config, "scheduler").start();
-        sender = new CommandSender(config, "test-user");
-        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),
-                () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()
-                        + ", scheduler " + scheduler.isReady());
+        loop.start(dir);
     }
 
     @AfterAll
     void stopTheCluster() {
-        for (AutoCloseable c : new AutoCloseable[] {sender, scheduler, nodes, view, writer}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                // closing anyway
-            }
-        }
+        loop.close();
     }
 
     static Pod nginx(String name, String cpu) {
@@ -100,7 +61,7 @@ class SchedulerEndToEndTest {
     }
 
     private Optional<Pod> pod(String name) {
-        return view.get("Pod", "default", name).map(c -> (Pod) c.getObject());
+        return loop.view().get("Pod", "default", name).map(c -> (Pod) c.getObject());
     }
 
     private static Optional<PodCondition> condition(Pod pod, String type) {
@@ -119,11 +80,11 @@ class SchedulerEndToEndTest {
     @DisplayName("POD-1.13 POD-3.7 twenty pods are each bound exactly once, spread evenly, and reach Running with Ready=True")
     void twentyPodsRun() throws Exception {
         for (int i = 1; i <= 20; i++) {
-            sender.send(user.create(nginx("web-" + i, "100m")));
+            loop.sender().send(user.create(nginx("web-" + i, "100m")));
         }
-        sender.flush();
+        loop.sender().flush();
 
-        Map<String, Pod> pods = waiter.await(DEADLINE, () -> {
+        Map<String, Pod> pods = loop.waiter().await(DEADLINE, () -> {
             Map<String, Pod> found = new TreeMap<>();
             for (int i = 1; i <= 20; i++) {
                 Optional<Pod> p = pod("web-" + i);
@@ -138,7 +99,7 @@ class SchedulerEndToEndTest {
         Map<String, Integer> perNode = new HashMap<>();
         Set<String> podIPs = new HashSet<>();
         for (Pod p : pods.values()) {
-            assertTrue(nodes.nodeNames().contains(p.getSpec().getNodeName()), p.getSpec().getNodeName());
+            assertTrue(loop.nodes().nodeNames().contains(p.getSpec().getNodeName()), p.getSpec().getNodeName());
             assertEquals("True", condition(p, "PodScheduled").orElseThrow().getStatus());
             assertTrue(podIPs.add(p.getStatus().getPodIP()), "pod IPs are unique: " + p.getStatus().getPodIP());
             perNode.merge(p.getSpec().getNodeName(), 1, Integer::sum);
@@ -148,7 +109,7 @@ class SchedulerEndToEndTest {
                 "least-allocated spreads equal pods evenly: " + perNode);
 
         Map<String, Integer> bindings = new HashMap<>();
-        try (Subscription history = view.watch(new long[] {0},
+        try (Subscription history = loop.view().watch(new long[] {0},
                 c -> c.getKind().equals("Pod") && c.getType() == ChangeType.BOUND, 10_000)) {
             for (WatchEvent e = history.poll(Duration.ofMillis(50)); e != null; e = history.poll(Duration.ofMillis(50))) {
                 bindings.merge(e.change().getName(), 1, Integer::sum);
@@ -162,10 +123,10 @@ class SchedulerEndToEndTest {
     @Test
     @DisplayName("POD-6.2 a pod too big for any node stays Pending with PodScheduled=False, reason Unschedulable")
     void tooBigPodIsUnschedulable() {
-        sender.send(user.create(nginx("huge", "64")));
-        sender.flush();
+        loop.sender().send(user.create(nginx("huge", "64")));
+        loop.sender().flush();
 
-        PodCondition c = waiter.await(DEADLINE, () -> pod("huge").flatMap(p -> condition(p, "PodScheduled"))
+        PodCondition c = loop.waiter().await(DEADLINE, () -> pod("huge").flatMap(p -> condition(p, "PodScheduled"))
                 .filter(x -> "False".equals(x.getStatus())), () -> "huge: " + pod("huge"));
 
         assertEquals("Unschedulable", c.getReason());
@@ -177,7 +138,7 @@ class SchedulerEndToEndTest {
 
     private String describe() {
         StringBuilder sb = new StringBuilder();
-        for (ObjectChanged c : view.list("Pod", "default")) {
+        for (ObjectChanged c : loop.view().list("Pod", "default")) {
             Pod p = (Pod) c.getObject();
             sb.append(c.getName()).append('=').append(p.getSpec().getNodeName()).append('/')
                     .append(p.getStatus() == null ? null : p.getStatus().getPhase()).append(' ');

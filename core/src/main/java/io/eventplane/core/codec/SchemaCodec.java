@@ -27,6 +27,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.avro.Schema;
@@ -103,12 +105,12 @@ abstract class SchemaCodec {
                 }
                 case INT -> {
                     requireNoLogicalType(s);
-                    yield new IntCodec();
+                    yield IntegralCodec.int32();
                 }
                 case LONG -> {
                     String logical = s.getLogicalType() == null ? null : s.getLogicalType().getName();
                     if (logical == null) {
-                        yield new LongCodec();
+                        yield IntegralCodec.int64();
                     } else if (logical.equals("timestamp-millis")) {
                         yield new TimeCodec(false);
                     } else if (logical.equals("timestamp-micros")) {
@@ -577,7 +579,39 @@ abstract class SchemaCodec {
         return !(node.isDouble() || node.isFloat()) || Double.isFinite(node.doubleValue());
     }
 
-    static final class IntCodec extends SchemaCodec {
+    /**
+     * An Avro int or long: a JSON number with no fractional part (1.0 is accepted, 1.5 is not) that fits the range.
+     * The two differ only in their name, the range check and the boxed type.
+     */
+    static final class IntegralCodec extends SchemaCodec {
+        private final String expected;
+        private final Class<?> boxed;
+        private final Predicate<JsonNode> fits;
+        private final Function<JsonNode, Object> integral;
+        private final Function<BigDecimal, Object> exact;
+        private final Function<Object, JsonNode> encoder;
+
+        private IntegralCodec(String expected, Class<?> boxed, Predicate<JsonNode> fits,
+                Function<JsonNode, Object> integral, Function<BigDecimal, Object> exact,
+                Function<Object, JsonNode> encoder) {
+            this.expected = expected;
+            this.boxed = boxed;
+            this.fits = fits;
+            this.integral = integral;
+            this.exact = exact;
+            this.encoder = encoder;
+        }
+
+        static IntegralCodec int32() {
+            return new IntegralCodec("integer (int32)", Integer.class, JsonNode::canConvertToInt, JsonNode::intValue,
+                    BigDecimal::intValueExact, v -> IntNode.valueOf((Integer) v));
+        }
+
+        static IntegralCodec int64() {
+            return new IntegralCodec("integer (int64)", Long.class, JsonNode::canConvertToLong, JsonNode::longValue,
+                    BigDecimal::longValueExact, v -> LongNode.valueOf((Long) v));
+        }
+
         @Override
         boolean reads(JsonNodeType type) {
             return type == JsonNodeType.NUMBER;
@@ -585,12 +619,12 @@ abstract class SchemaCodec {
 
         @Override
         boolean writes(Object value) {
-            return value instanceof Integer;
+            return boxed.isInstance(value);
         }
 
         @Override
         String expected() {
-            return "integer (int32)";
+            return expected;
         }
 
         @Override
@@ -599,14 +633,14 @@ abstract class SchemaCodec {
                 return ctx.mismatch(expected(), node);
             }
             if (node.isIntegralNumber()) {
-                return node.canConvertToInt() ? (Object) node.intValue() : outOfRange(node, ctx);
+                return fits.test(node) ? integral.apply(node) : outOfRange(node, ctx);
             }
             BigDecimal d = node.decimalValue();
             if (d.stripTrailingZeros().scale() > 0) {
                 return ctx.mismatch(expected(), node);
             }
             try {
-                return d.intValueExact();
+                return exact.apply(d);
             } catch (ArithmeticException e) {
                 return outOfRange(node, ctx);
             }
@@ -618,52 +652,7 @@ abstract class SchemaCodec {
 
         @Override
         JsonNode encode(Object value) {
-            return IntNode.valueOf((Integer) value);
-        }
-    }
-
-    static final class LongCodec extends SchemaCodec {
-        @Override
-        boolean reads(JsonNodeType type) {
-            return type == JsonNodeType.NUMBER;
-        }
-
-        @Override
-        boolean writes(Object value) {
-            return value instanceof Long;
-        }
-
-        @Override
-        String expected() {
-            return "integer (int64)";
-        }
-
-        @Override
-        Object decode(JsonNode node, DecodeContext ctx) {
-            if (!node.isNumber() || !isFinite(node)) {
-                return ctx.mismatch(expected(), node);
-            }
-            if (node.isIntegralNumber()) {
-                return node.canConvertToLong() ? (Object) node.longValue() : outOfRange(node, ctx);
-            }
-            BigDecimal d = node.decimalValue();
-            if (d.stripTrailingZeros().scale() > 0) {
-                return ctx.mismatch(expected(), node);
-            }
-            try {
-                return d.longValueExact();
-            } catch (ArithmeticException e) {
-                return outOfRange(node, ctx);
-            }
-        }
-
-        private Object outOfRange(JsonNode node, DecodeContext ctx) {
-            return ctx.error("expected " + expected() + ", got " + DecodeContext.describe(node) + " (out of range)");
-        }
-
-        @Override
-        JsonNode encode(Object value) {
-            return LongNode.valueOf((Long) value);
+            return encoder.apply(value);
         }
     }
 

@@ -1,0 +1,79 @@
+package io.eventplane.launcher;
+
+import io.eventplane.client.CommandSender;
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.ObjectView;
+import io.eventplane.client.ViewWaiter;
+import io.eventplane.nodesim.NodeShape;
+import io.eventplane.nodesim.NodeSimulator;
+import io.eventplane.scheduler.SchedulerService;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.SharedCluster;
+import io.eventplane.topology.WriterService;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * The control loop on the shared broker and registry, on topics of its own: the writer, a view (with a waiter
+ * listening), three simulated nodes, the scheduler and a command sender for "test-user". Closing it closes whatever
+ * was started, also after a failed start.
+ */
+final class ControlLoop implements AutoCloseable {
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
+
+    private final ViewWaiter waiter = new ViewWaiter();
+    private WriterService writer;
+    private ObjectView view;
+    private NodeSimulator nodes;
+    private SchedulerService scheduler;
+    private CommandSender sender;
+
+    /** Starts every part under dir and waits until all are ready. */
+    ControlLoop start(Path dir) {
+        SharedCluster cluster = SharedCluster.get();
+        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
+                new Topics("t" + UUID.randomUUID()), 1);
+        writer = new WriterService(config, dir.resolve("writer"), 20).start();
+        view = new ObjectView(config, "test-view");
+        view.addListener(waiter);
+        view.start();
+        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC()).start();
+        scheduler = new SchedulerService(config, "scheduler").start();
+        sender = new CommandSender(config, "test-user");
+        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),
+                () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()
+                        + ", scheduler " + scheduler.isReady());
+        return this;
+    }
+
+    ViewWaiter waiter() {
+        return waiter;
+    }
+
+    ObjectView view() {
+        return view;
+    }
+
+    NodeSimulator nodes() {
+        return nodes;
+    }
+
+    CommandSender sender() {
+        return sender;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable c : new AutoCloseable[] {sender, scheduler, nodes, view, writer}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // closing anyway
+            }
+        }
+    }
+}
