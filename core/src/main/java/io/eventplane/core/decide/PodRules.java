@@ -1,6 +1,7 @@
 package io.eventplane.core.decide;
 
 import io.eventplane.core.codec.Quantity;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerPort;
@@ -41,7 +42,7 @@ public final class PodRules implements KindRules<Pod> {
         if (spec.getPriority() == null) {
             spec.setPriority(0);
         }
-        return Pod.newBuilder(pod).setSpec(spec.build()).build();
+        return ObjectAccess.with(pod, "spec", spec.build());
     }
 
     /** The PodSpec defaults, which pod templates of workloads get as well. */
@@ -127,11 +128,11 @@ public final class PodRules implements KindRules<Pod> {
     public Pod prepareForCreate(Pod pod, Instant now) {
         if (pod.getSpec() != null) {
             // DefaultTolerationSeconds is an admission step: creation only.
-            pod = Pod.newBuilder(pod).setSpec(PodSpec.newBuilder(pod.getSpec())
-                    .setTolerations(defaultTolerations(pod.getSpec().getTolerations())).build()).build();
+            pod = ObjectAccess.with(pod, "spec", PodSpec.newBuilder(pod.getSpec())
+                    .setTolerations(defaultTolerations(pod.getSpec().getTolerations())).build());
         }
         PodStatus status = PodStatus.newBuilder().setPhase("Pending").setQosClass(qosClass(pod.getSpec())).build();
-        return Pod.newBuilder(pod).setStatus(status).build();
+        return ObjectAccess.with(pod, "status", status);
     }
 
     @Override
@@ -353,7 +354,7 @@ public final class PodRules implements KindRules<Pod> {
         PodStatus status = pod.getStatus() == null ? new PodStatus() : PodStatus.newBuilder(pod.getStatus()).build();
         status.setConditions(setCondition(status.getConditions(), PodCondition.newBuilder()
                 .setType("PodScheduled").setStatus("True").setLastTransitionTime(now).build()));
-        return Pod.newBuilder(pod).setSpec(spec).setStatus(status).build();
+        return ObjectAccess.with(ObjectAccess.with(pod, "spec", spec), "status", status);
     }
 
     /** Replaces the condition of the same type, keeping lastTransitionTime when the status did not change. */

@@ -20,11 +20,9 @@ public final class ObjectAccess {
         return m == null ? new ObjectMeta() : (ObjectMeta) m;
     }
 
-    @SuppressWarnings("unchecked")
+    /** A new object that shares every field with {@code object} but {@code metadata}. */
     public static <T extends SpecificRecord> T withMeta(T object, ObjectMeta meta) {
-        T copy = copy(object);
-        ((SpecificRecordBase) copy).put("metadata", meta);
-        return copy;
+        return with(object, "metadata", meta);
     }
 
     @SuppressWarnings("unchecked")
@@ -41,9 +39,17 @@ public final class ObjectAccess {
         return hasField(object, field) ? ((SpecificRecordBase) object).get(field) : null;
     }
 
-    /** A copy of {@code object} with {@code field} set to {@code value}. */
+    /**
+     * A new object with {@code field} set to {@code value}, sharing every other field with {@code object}. Sharing is
+     * safe because stored objects are never mutated in place; it saves a deep copy of the whole object per change.
+     */
+    @SuppressWarnings("unchecked")
     public static <T extends SpecificRecord> T with(T object, String field, Object value) {
-        T copy = copy(object);
+        Schema schema = object.getSchema();
+        T copy = (T) SpecificData.getForSchema(schema).newRecord(null, schema);
+        for (Schema.Field f : schema.getFields()) {
+            copy.put(f.pos(), object.get(f.pos()));
+        }
         ((SpecificRecordBase) copy).put(field, value);
         return copy;
     }
