@@ -63,7 +63,7 @@ final class ReplayBench {
                         TimeTravel.Result r = TimeTravel.fromScratch(config, TimeTravel.Target.END, LogReader.Progress.NONE);
                         snapshots.write(r.fold());
                         out.printf("replay: snapshot of %,d objects at change %,d written in %.2f s%n",
-                                r.fold().objects().size(), half, (System.nanoTime() - s) / 1e9);
+                                r.fold().size(), half, (System.nanoTime() - s) / 1e9);
                     }
                 }
                 out.printf("  ... %,d changes written%n", rv);
@@ -77,7 +77,7 @@ final class ReplayBench {
         progress.done();
         double secs = full.millis() / 1000.0;
         out.printf("replay: rebuilt %,d objects from %,d changes in %.2f s: %,.0f changes/s%n",
-                full.fold().objects().size(), full.changesRead(), secs, full.changesRead() / secs);
+                full.fold().size(), full.changesRead(), secs, full.changesRead() / secs);
         long d = System.nanoTime();
         String digest = full.fold().digest();
         out.printf("replay: digest of the complete state in %.2f s: %s%n", (System.nanoTime() - d) / 1e9, digest);

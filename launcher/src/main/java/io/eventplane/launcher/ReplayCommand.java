@@ -67,7 +67,7 @@ final class ReplayCommand {
         double secs = Math.max(r.millis(), 1) / 1000.0;
         String digest = r.fold().digest();
         out.printf("replayed %,d changes of %s into %,d objects in %.2f s (%,.0f changes/s), resourceVersion %s, %s%n",
-                r.changesRead(), config.topics().events(), r.fold().objects().size(), secs, r.changesRead() / secs,
+                r.changesRead(), config.topics().events(), r.fold().size(), secs, r.changesRead() / secs,
                 ResourceVersions.encode(r.fold().positions()), digest);
         return digest;
     }

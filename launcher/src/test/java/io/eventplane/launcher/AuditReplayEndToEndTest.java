@@ -204,7 +204,7 @@ class AuditReplayEndToEndTest {
         TimeTravel.Result second = TimeTravel.fromScratch(loop.config(), target, LogReader.Progress.NONE);
         assertEquals(live.path("digest").asText(), first.fold().digest());
         assertEquals(first.fold().digest(), second.fold().digest());
-        assertEquals(live.path("objects").asLong(), first.fold().objects().size());
+        assertEquals(live.path("objects").asLong(), first.fold().size());
 
         TimeTravel.Result fromSnapshot = new TimeTravel(loop.config(), new SnapshotStore(loop.config()))
                 .rebuild(target, LogReader.Progress.NONE);

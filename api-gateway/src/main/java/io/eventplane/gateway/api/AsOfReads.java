@@ -39,7 +39,7 @@ final class AsOfReads {
 
     ApiResponse get(ApiRequest request, ResourcePath path) {
         StateFold state = state(request.param("asOf"));
-        ObjectChanged c = state.objects().get(Keys.of(path.kind().kind(), path.storedNamespace(), path.name()));
+        ObjectChanged c = state.get(Keys.of(path.kind().kind(), path.storedNamespace(), path.name()));
         if (c == null) {
             throw new ApiException(Statuses.notFound(path.kind(), path.name()));
         }
@@ -51,7 +51,7 @@ final class AsOfReads {
         Selection selection = Selection.of(request, path);
         String prefix = Keys.prefix(path.kind().kind(), selection.viewNamespace());
         List<SpecificRecord> items = new ArrayList<>();
-        for (ObjectChanged c : state.objects().subMap(prefix, prefix + Character.MAX_VALUE).values()) {
+        for (ObjectChanged c : state.range(prefix)) {
             if (selection.matches(c)) {
                 items.add((SpecificRecord) c.getObject());
             }
@@ -97,7 +97,7 @@ final class AsOfReads {
         }
         LOG.info("state as of {} rebuilt in {} ms: snapshot {}, {} changes folded, {} objects", asOf, result.millis(),
                 result.snapshotId() == null ? "none" : result.snapshotId(), result.changesRead(),
-                result.fold().objects().size());
+                result.fold().size());
         cachedTarget = id;
         cached = result.fold();
         return cached;

@@ -52,13 +52,14 @@ public final class AuditLog {
                 : snapshots.latestBefore(q.since()).map(SnapshotStore.Loaded::fold)
                 .orElseGet(() -> new StateFold(config.partitions()));
         Instant stopAfter = q.until() == null ? null : q.until().plus(SLACK);
-        TimeTravel.foldInto(config, fold, (change, time) -> {
+        TimeTravel.foldInto(config, fold, raw -> {
+            Instant time = raw.time();
             if (stopAfter != null && time.isAfter(stopAfter)) {
                 return false;
             }
-            if (q.inTime(time) && q.matchesObject(change.getKind(), change.getNamespace(), change.getName())) {
-                String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
-                ObjectChanged before = fold.objects().get(key);
+            if (q.inTime(time) && q.matchesObject(raw.kind(), raw.namespace(), raw.name())) {
+                ObjectChanged change = raw.decode();
+                ObjectChanged before = fold.get(Keys.of(raw.kind(), raw.namespace(), raw.name()));
                 out.add(new AuditEntry(time, change.getEnvelope().getActor(), change.getEnvelope().getRequestId(),
                         change.getEnvelope().getCausationId(), verbOf(change.getType()), change.getKind(),
                         change.getNamespace(), change.getName(), true, change.getType() == ChangeType.CREATED ? 201 : 200,

@@ -46,7 +46,7 @@ public final class SnapshotService implements AutoCloseable {
     /** One round; returns the snapshot written, if one was due. */
     public Optional<SnapshotManifest> round(long minimumChanges) {
         StateFold fold = store.latest().map(SnapshotStore.Loaded::fold).orElseGet(() -> new StateFold(config.partitions()));
-        TimeTravel.foldInto(config, fold, (c, t) -> !closed);
+        TimeTravel.foldInto(config, fold, c -> !closed);
         if (closed || fold.applied() < Math.max(1, minimumChanges)) {
             return Optional.empty();
         }

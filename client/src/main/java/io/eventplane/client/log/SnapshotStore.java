@@ -2,7 +2,6 @@ package io.eventplane.client.log;
 
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.LogSerdes;
-import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.SnapshotChunk;
 import io.eventplane.log.SnapshotManifest;
 import java.time.Duration;
@@ -99,7 +98,8 @@ public final class SnapshotStore {
 
     /** Reads a snapshot's chunks; empty when they are incomplete or do not match the manifest's digest. */
     public Optional<Loaded> load(SnapshotManifest m) {
-        List<ObjectChanged> objects = new ArrayList<>();
+        List<RawChange> objects = new ArrayList<>();
+        LogCodec codec = new LogCodec(config);
         int[] chunks = {0};
         Map<String, Object> props = config.kafkaConfig();
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "eventplane-snapshot-reader-" + UUID.randomUUID());
@@ -117,7 +117,11 @@ public final class SnapshotStore {
                 for (var r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() <= m.getLastChunkOffset() && r.value() != null
                             && r.value().getSnapshotId().equals(m.getSnapshotId())) {
-                        objects.addAll(r.value().getObjects());
+                        for (java.nio.ByteBuffer b : r.value().getChanges()) {
+                            byte[] wire = new byte[b.remaining()];
+                            b.get(wire);
+                            objects.add(codec.parse(wire));
+                        }
                         chunks[0]++;
                     }
                 }
@@ -148,14 +152,17 @@ public final class SnapshotStore {
                 LogSerdes.serde(config, SnapshotChunk.class).serializer());
              KafkaProducer<String, SnapshotManifest> index = new KafkaProducer<>(props, new StringSerializer(),
                      LogSerdes.serde(config, SnapshotManifest.class).serializer())) {
-            List<ObjectChanged> all = new ArrayList<>(fold.objects().values());
+            List<RawChange> all = new ArrayList<>(fold.raw());
             long first = -1;
             long last = -1;
             int n = 0;
             for (int i = 0; i < all.size() || (i == 0 && n == 0); i += CHUNK_OBJECTS) {
-                List<ObjectChanged> part = all.subList(i, Math.min(all.size(), i + CHUNK_OBJECTS));
+                List<java.nio.ByteBuffer> part = new ArrayList<>();
+                for (RawChange c : all.subList(i, Math.min(all.size(), i + CHUNK_OBJECTS))) {
+                    part.add(java.nio.ByteBuffer.wrap(c.wire()));
+                }
                 RecordMetadata md = chunks.send(new ProducerRecord<>(config.topics().snapshots(), 0, id,
-                        new SnapshotChunk(id, n, new ArrayList<>(part)))).get();
+                        new SnapshotChunk(id, n, part))).get();
                 first = first < 0 ? md.offset() : first;
                 last = md.offset();
                 n++;
@@ -187,6 +194,10 @@ public final class SnapshotStore {
         TopicPartition tp = new TopicPartition(config.topics().snapshots(), 0);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
                 new StringDeserializer())) {
+            if (consumer.partitionsFor(tp.topic(), TIMEOUT).isEmpty()) {
+                return 0;
+            }
+            consumer.assign(List.of(tp));
             return consumer.beginningOffsets(List.of(tp), TIMEOUT).getOrDefault(tp, 0L);
         }
     }

@@ -1,11 +1,10 @@
 package io.eventplane.client.log;
 
 import io.eventplane.client.EventplaneConfig;
-import io.eventplane.client.LogSerdes;
-import io.eventplane.log.ObjectChanged;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The state of the whole cluster as it was at a moment or at a log position: the nearest snapshot at or before it,
@@ -15,7 +14,7 @@ import java.util.Map;
 public final class TimeTravel {
     /** Sees each change before it is folded; false stops the fold of that partition (the change is not folded). */
     public interface Visitor {
-        boolean visit(ObjectChanged change, Instant time);
+        boolean visit(RawChange change);
     }
 
     /** Where to stop: at a time (inclusive) or at a position vector (inclusive), or at the end of the log. */
@@ -30,13 +29,13 @@ public final class TimeTravel {
             return new Target(null, position);
         }
 
-        boolean includes(ObjectChanged c) {
+        boolean includes(RawChange c) {
             if (time != null) {
-                return !c.getEnvelope().getTime().isAfter(time);
+                return !c.time().isAfter(time);
             }
             if (position != null) {
-                int p = io.eventplane.core.ResourceVersions.partition(c.getResourceVersion(), position.length);
-                return c.getResourceVersion() <= position[p];
+                int p = io.eventplane.core.ResourceVersions.partition(c.resourceVersion(), position.length);
+                return c.resourceVersion() <= position[p];
             }
             return true;
         }
@@ -61,7 +60,7 @@ public final class TimeTravel {
                 : target.position() != null ? snapshots.latestAtOrBefore(target.position()).orElse(null)
                 : snapshots.latest().orElse(null);
         StateFold fold = snapshot == null ? new StateFold(config.partitions()) : snapshot.fold();
-        long read = foldInto(config, fold, (c, t) -> target.includes(c), progress);
+        long read = foldInto(config, fold, target::includes, progress);
         return new Result(fold, snapshot == null ? null : snapshot.manifest().getSnapshotId(), read,
                 (System.nanoTime() - start) / 1_000_000);
     }
@@ -70,7 +69,7 @@ public final class TimeTravel {
     public static Result fromScratch(EventplaneConfig config, Target target, LogReader.Progress progress) {
         long start = System.nanoTime();
         StateFold fold = new StateFold(config.partitions());
-        long read = foldInto(config, fold, (c, t) -> target.includes(c), progress);
+        long read = foldInto(config, fold, target::includes, progress);
         return new Result(fold, null, read, (System.nanoTime() - start) / 1_000_000);
     }
 
@@ -85,14 +84,15 @@ public final class TimeTravel {
         for (int p = 0; p < next.length; p++) {
             from.put(p, next[p]);
         }
-        return new LogReader<>(config, config.topics().events(), LogSerdes.changes(config).deserializer())
+        LogCodec codec = new LogCodec(config);
+        return new LogReader<>(config, config.topics().events(), new ByteArrayDeserializer())
                 .progress(progress)
                 .readFromOffsets(from, r -> {
-                    ObjectChanged c = r.value();
-                    if (c == null) {
+                    if (r.value() == null) {
                         return true;
                     }
-                    if (!visitor.visit(c, c.getEnvelope().getTime())) {
+                    RawChange c = codec.parse(r.value());
+                    if (!visitor.visit(c)) {
                         return false;
                     }
                     fold.apply(c, r.partition(), r.offset());
