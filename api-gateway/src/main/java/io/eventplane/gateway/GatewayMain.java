@@ -1,6 +1,7 @@
 package io.eventplane.gateway;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.log.SnapshotService;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -26,8 +27,15 @@ public final class GatewayMain {
         int port = Integer.parseInt(EventplaneConfig.setting("EVENTPLANE_API_PORT", "8080"));
         String host = EventplaneConfig.setting("EVENTPLANE_API_HOST", "0.0.0.0");
         GatewayServer gateway = GatewayServer.start(config, port, host);
+        // Snapshots bound the cost of time travel and audit; one writer of them is enough (EVENTPLANE_SNAPSHOTS=false
+        // on all gateways but one when running several).
+        SnapshotService snapshots = Boolean.parseBoolean(EventplaneConfig.setting("EVENTPLANE_SNAPSHOTS", "true"))
+                ? SnapshotService.fromEnvironment(config).start() : null;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (snapshots != null) {
+                snapshots.close();
+            }
             gateway.close();
             stopped.countDown();
         }, "gateway-shutdown"));

@@ -315,6 +315,13 @@ public final class ObjectView implements AutoCloseable {
         }
     }
 
+    /** Every object of every kind in key order, and the position they reflect: what a state digest is taken over. */
+    public Snapshot snapshotAll() {
+        synchronized (lock) {
+            return new Snapshot(new ArrayList<>(objects.values()), ResourceVersions.copy(positions));
+        }
+    }
+
     public long[] positions() {
         synchronized (lock) {
             return ResourceVersions.copy(positions);

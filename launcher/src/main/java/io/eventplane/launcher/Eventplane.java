@@ -17,10 +17,22 @@ public final class Eventplane {
                        in the foreground; Ctrl-C stops them. State lives in D (default .eventplane/).
               history  <kind>/<namespace>/<name> | <kind>/<name> [--server URL] [--data-dir D] [-o json]
                        the full event history of one object, e.g. `history pod/default/nginx`
+              audit    [--since T] [--until T] [--actor A] [--verb V] [--kind K] [-n NS] [--name N]
+                       [--outcome accepted|rejected] [--limit N] [-o table|json|k8s] [--level L] [--policy FILE]
+                       every accepted and rejected change: who, what, when, the result; T is RFC 3339 or an age (10m)
+              get      <kind> [name] [-n NS | -A] --as-of <T|resourceVersion> [-o yaml|json|wide]
+                       what `kubectl get` would have shown at that moment, rebuilt from the log
+              diff     <kind>/<namespace>/<name> --from <T|rv> [--to <T|rv>]
+                       how one object changed between two moments (default: until now)
+              replay   [--twice] [--no-verify] [--bootstrap B --registry URL] [--data-dir D]
+                       rebuild the whole state from the log with a progress display and compare its digest with the
+                       live state's (and, with --twice, with a second replay)
               bench    writer [--commands N] [--latency-samples N] [--bootstrap B --registry URL]
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
                        measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
+              bench    replay [--pods 150000] [--changes 4]
+                       measure replay (changes/s) and time travel (with and without a snapshot)
               help     this text
             """;
 
@@ -39,6 +51,10 @@ public final class Eventplane {
                 case "up" -> UpCommand.run(Options.parse(rest), out, err);
                 case "history" -> HistoryCommand.run(Options.parse(rest), out, err);
                 case "bench" -> BenchCommand.run(Options.parse(rest), out, err);
+                case "audit" -> AuditCommand.run(Options.parse(rest), out, err);
+                case "get" -> TimeTravelCommand.get(Options.parse(rest), out, err);
+                case "diff" -> TimeTravelCommand.diff(Options.parse(rest), out, err);
+                case "replay" -> ReplayCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);

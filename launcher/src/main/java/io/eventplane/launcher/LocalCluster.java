@@ -84,7 +84,12 @@ final class LocalCluster implements AutoCloseable {
         await("node-sim", nodes::isReady, Duration.ofSeconds(60));
         step("scheduler running; node-sim registered " + settings.nodes() + " simulated node(s)");
 
+        io.eventplane.client.log.SnapshotService snapshots =
+                io.eventplane.client.log.SnapshotService.fromEnvironment(config).start();
+        running.push(snapshots);
+
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
+        Connection.write(data.resolve(Connection.FILE), config);
     }
 
     private int partitions() throws Exception {

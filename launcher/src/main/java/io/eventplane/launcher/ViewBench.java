@@ -132,7 +132,7 @@ final class ViewBench {
         return memory.getHeapMemoryUsage().getUsed();
     }
 
-    private static ObjectChanged runningPod(int i, int nodes) {
+    static ObjectChanged runningPod(int i, int nodes) {
         Instant now = Instant.parse("2026-11-21T10:00:00Z");
         String name = "pod-" + i;
         String node = "node-" + (1 + i % nodes);

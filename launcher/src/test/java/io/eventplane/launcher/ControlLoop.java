@@ -29,11 +29,12 @@ final class ControlLoop implements AutoCloseable {
     private NodeSimulator nodes;
     private SchedulerService scheduler;
     private CommandSender sender;
+    private EventplaneConfig config;
 
     /** Starts every part under dir and waits until all are ready. */
     ControlLoop start(Path dir) {
         SharedCluster cluster = SharedCluster.get();
-        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
+        config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
                 new Topics("t" + UUID.randomUUID()), 1);
         writer = new WriterService(config, dir.resolve("writer"), 20).start();
         view = new ObjectView(config, "test-view");
@@ -46,6 +47,11 @@ final class ControlLoop implements AutoCloseable {
                 () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()
                         + ", scheduler " + scheduler.isReady());
         return this;
+    }
+
+    /** The configuration of this loop's own topics. */
+    EventplaneConfig config() {
+        return config;
     }
 
     ViewWaiter waiter() {

@@ -22,7 +22,7 @@ public record Topics(String prefix) {
         return prefix + ".events";
     }
 
-    /** The writer's verdict on each command, for the requester waiting on it. */
+    /** The writer's verdict on each command, for the requester waiting on it (retained 7 days: the audit of rejections). */
     public String outcomes() {
         return prefix + ".outcomes";
     }
@@ -32,8 +32,18 @@ public record Topics(String prefix) {
         return prefix + ".dlq";
     }
 
+    /** Snapshots of the complete state (derived: deletable, rebuilt from the log), in chunks. */
+    public String snapshots() {
+        return prefix + ".snapshots";
+    }
+
+    /** One manifest per complete snapshot: what time travel and audit look up first. */
+    public String snapshotIndex() {
+        return prefix + ".snapshot-index";
+    }
+
     public List<String> all() {
-        return List.of(commands(), events(), outcomes(), deadLetters());
+        return List.of(commands(), events(), outcomes(), deadLetters(), snapshots(), snapshotIndex());
     }
 
     /** Topic-level configuration each topic is created with. */
@@ -41,7 +51,15 @@ public record Topics(String prefix) {
         if (topic.equals(events())) {
             return Map.of("retention.ms", "-1", "retention.bytes", "-1", "cleanup.policy", "delete");
         }
-        if (topic.equals(commands())) {
+        if (topic.equals(snapshots())) {
+            // Chunks of up to a few MB; old snapshots age out, the index skips manifests whose chunks are gone.
+            return Map.of("retention.ms", Long.toString(7L * 24 * 3600 * 1000), "cleanup.policy", "delete",
+                    "max.message.bytes", Integer.toString(8 * 1024 * 1024));
+        }
+        if (topic.equals(snapshotIndex())) {
+            return Map.of("retention.ms", "-1", "cleanup.policy", "delete");
+        }
+        if (topic.equals(commands()) || topic.equals(outcomes())) {
             return Map.of("retention.ms", Long.toString(7L * 24 * 3600 * 1000), "cleanup.policy", "delete");
         }
         return Map.of("retention.ms", Long.toString(24L * 3600 * 1000), "cleanup.policy", "delete");

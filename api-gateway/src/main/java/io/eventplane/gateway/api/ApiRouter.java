@@ -32,6 +32,7 @@ public final class ApiRouter {
     private final WatchHandler watches;
     private final ScaleHandler scales;
     private final HistoryHandler history;
+    private final AuditHandler audit;
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
 
@@ -45,6 +46,7 @@ public final class ApiRouter {
         this.watches = new WatchHandler(reads, new WatchStreamer(backend.view(), backend.config().partitions(),
                 backend.watchBuffer(), backend.clock()));
         this.history = new HistoryHandler(backend);
+        this.audit = new AuditHandler(backend);
         this.readiness = readiness;
         this.serverAddress = serverAddress;
     }
@@ -113,6 +115,17 @@ public final class ApiRouter {
         if (group.equals("eventplane.io") && segments.size() > 3 && segments.get(2).equals("v1")
                 && segments.get(3).equals("history")) {
             return get(request, () -> history.handle(segments.subList(4, segments.size())));
+        }
+        if (group.equals("eventplane.io") && segments.size() == 4 && segments.get(2).equals("v1")
+                && segments.get(3).equals("audit")) {
+            if (!request.method().equals("GET") && !request.method().equals("POST")) {
+                throw new ApiException(Statuses.methodNotAllowed());
+            }
+            return audit.audit(request);
+        }
+        if (group.equals("eventplane.io") && segments.size() == 4 && segments.get(2).equals("v1")
+                && segments.get(3).equals("digest")) {
+            return get(request, audit::digest);
         }
         if (!Discovery.groups().containsKey(group)) {
             throw new ApiException(Statuses.noSuchResource());

@@ -64,7 +64,7 @@ final class HistoryHandler {
         return ApiResponse.json(200, out);
     }
 
-    private static KindInfo resolve(String word) {
+    static KindInfo resolve(String word) {
         String w = word.toLowerCase(Locale.ROOT);
         return Kinds.all().stream().filter(k -> k.kind().toLowerCase(Locale.ROOT).equals(w) || k.plural().equals(w)
                         || k.singular().equals(w) || k.shortNames().contains(w)).findFirst()

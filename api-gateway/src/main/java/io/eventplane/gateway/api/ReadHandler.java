@@ -20,12 +20,17 @@ import org.apache.avro.specific.SpecificRecord;
 final class ReadHandler {
     private static final Duration CATCH_UP = Duration.ofSeconds(3);
     private final Backend backend;
+    private final AsOfReads asOf;
 
     ReadHandler(Backend backend) {
         this.backend = backend;
+        this.asOf = new AsOfReads(backend);
     }
 
     ApiResponse get(ApiRequest request, ResourcePath path) {
+        if (request.param("asOf") != null) {
+            return asOf.get(request, path);
+        }
         awaitResourceVersion(request.param("resourceVersion"));
         SpecificRecord object = current(backend.view(), path);
         String tableVersion = MediaTypes.tableVersion(request.headerJoined("accept"));
@@ -46,6 +51,9 @@ final class ReadHandler {
     }
 
     ApiResponse list(ApiRequest request, ResourcePath path) {
+        if (request.param("asOf") != null) {
+            return asOf.list(request, path);
+        }
         KindInfo kind = path.kind();
         Selection selection = Selection.of(request, path);
         awaitResourceVersion(request.param("resourceVersion"));

@@ -1,0 +1,69 @@
+package io.eventplane.launcher;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.schemas.Topics;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * How commands that read the log directly (replay, bench) reach a cluster: {@code --bootstrap} and {@code --registry}
+ * (plus {@code --topic-prefix}, {@code --partitions}), or the {@code connection.properties} that {@code eventplane up}
+ * writes into its data directory; and how commands that use the API reach it: {@code --server} or the kubeconfig.
+ */
+final class Connection {
+    static final String FILE = "connection.properties";
+
+    private Connection() {
+    }
+
+    static void write(Path file, EventplaneConfig config) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("bootstrap", config.bootstrapServers());
+        p.setProperty("registry", config.registryUrl());
+        p.setProperty("topic-prefix", config.topics().prefix());
+        p.setProperty("partitions", Integer.toString(config.partitions()));
+        try (Writer w = Files.newBufferedWriter(file)) {
+            p.store(w, "written by eventplane up: how to reach this cluster's log");
+        }
+    }
+
+    /** The log's connection from the options, else from the data directory; null (after saying why) when neither. */
+    static EventplaneConfig config(Options options, java.io.PrintStream err, String command) throws IOException {
+        Properties p = new Properties();
+        Path file = Path.of(options.get("data-dir", ".eventplane"), FILE);
+        if (Files.exists(file)) {
+            try (Reader r = Files.newBufferedReader(file)) {
+                p.load(r);
+            }
+        }
+        String bootstrap = options.get("bootstrap", p.getProperty("bootstrap"));
+        String registry = options.get("registry", p.getProperty("registry"));
+        if (bootstrap == null || registry == null) {
+            err.println("eventplane " + command + ": no --bootstrap/--registry given and no " + file
+                    + " (is `eventplane up` running?)");
+            return null;
+        }
+        String prefix = options.get("topic-prefix", p.getProperty("topic-prefix", "ep"));
+        int partitions = options.intValue("partitions", Integer.parseInt(p.getProperty("partitions", "1")));
+        return new EventplaneConfig(bootstrap, registry, new Topics(prefix), partitions);
+    }
+
+    /** The API server's URL from {@code --server}, else from the data directory's kubeconfig; null when neither. */
+    static String server(Options options, java.io.PrintStream err, String command) throws IOException {
+        String server = options.get("server", null);
+        if (server != null) {
+            return server;
+        }
+        Path kubeconfig = Path.of(options.get("data-dir", ".eventplane"), "kubeconfig");
+        server = Kubeconfig.server(kubeconfig);
+        if (server == null) {
+            err.println("eventplane " + command + ": no --server given and no " + kubeconfig
+                    + " (is `eventplane up` running?)");
+        }
+        return server;
+    }
+}
