@@ -21,6 +21,8 @@ public final class Eventplane {
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
                        measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
+              bench    scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] [--paced-pods 1000] [--rate 200]
+                       measure the scheduler: pods/s bound (committed to the log), decision and binding latency
               help     this text
             """;
 

@@ -74,7 +74,8 @@ public final class SchedulerService implements AutoCloseable {
     private final Map<String, NodeState.Offer> offers = new ConcurrentHashMap<>();
     private int nextStartNodeIndex;
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
-    private final Map<String, Instant> bindingsSent = new ConcurrentHashMap<>();
+    private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
+    private volatile SchedulerObserver observer = SchedulerObserver.NONE;
     private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
@@ -146,8 +147,12 @@ public final class SchedulerService implements AutoCloseable {
             if (gone) {
                 infos.remove(change.getUid());
             }
-            if (change.getType() == ChangeType.BOUND && bindingsSent.remove(change.getEnvelope().getRequestId()) != null) {
-                events.record(SchedulingEvents.scheduled(pod, pod.getSpec().getNodeName()));
+            if (change.getType() == ChangeType.BOUND) {
+                Sent sent = bindingsSent.remove(change.getEnvelope().getRequestId());
+                if (sent != null) {
+                    observer.bindingVisible(key, System.nanoTime() - sent.nanos());
+                    events.record(SchedulingEvents.scheduled(pod, pod.getSpec().getNodeName()));
+                }
             }
             if (AssumedPods.isBound(pod) && (gone || SchedulerDecider.isTerminal(pod))) {
                 clusterChanged(); // resources freed
@@ -205,6 +210,15 @@ public final class SchedulerService implements AutoCloseable {
     record Parked(Instant at, int attempts) {
     }
 
+    private record Sent(Instant at, long nanos) {
+    }
+
+    /** Reports cycles, decisions and visible bindings to {@code observer} (benchmarks); set before {@link #start}. */
+    public SchedulerService observe(SchedulerObserver observer) {
+        this.observer = observer;
+        return this;
+    }
+
     // ---- the worker
 
     private void run() {
@@ -249,7 +263,7 @@ public final class SchedulerService implements AutoCloseable {
     private void expireAssumptions() {
         if (!bindingsSent.isEmpty()) {
             Instant oldest = clock.instant().minus(assumeTimeout);
-            bindingsSent.values().removeIf(sentAt -> sentAt.isBefore(oldest));
+            bindingsSent.values().removeIf(sent -> sent.at().isBefore(oldest));
         }
         if (assumed.size() == 0) {
             return;
@@ -263,8 +277,10 @@ public final class SchedulerService implements AutoCloseable {
     private void scheduleBatch(List<String> keys) {
         long generation = clusterGeneration.get();
         Instant now = clock.instant();
+        long t0 = System.nanoTime();
         assumed.prune(this::pod, now);
         ClusterSnapshot snapshot = snapshot().startAt(nextStartNodeIndex);
+        long t1 = System.nanoTime();
         long boundBefore = bound.get();
         long unschedulableBefore = unschedulable.get();
         for (String key : keys) {
@@ -278,6 +294,7 @@ public final class SchedulerService implements AutoCloseable {
             }
         }
         nextStartNodeIndex = snapshot.nextStartNodeIndex();
+        observer.cycle(keys.size(), t1 - t0, System.nanoTime() - t1);
         long b = bound.get() - boundBefore;
         long u = unschedulable.get() - unschedulableBefore;
         if (b + u > 0) {
@@ -298,8 +315,10 @@ public final class SchedulerService implements AutoCloseable {
         if (assumed.isAssumed(key, uid)) {
             return; // our binding is on its way
         }
+        long start = System.nanoTime();
         PodInfo info = info(pod);
         Placement placement = decider.decide(info, snapshot);
+        observer.decided(key, placement instanceof Placement.Bind, System.nanoTime() - start);
         if (placement instanceof Placement.Bind bind) {
             LOG.debug("{}: bind {} to {} (score {}, {} feasible node(s))", actor, key, bind.node(), bind.score(),
                     bind.feasible());
@@ -312,7 +331,7 @@ public final class SchedulerService implements AutoCloseable {
             String name = pod.getMetadata().getName();
             Command binding = commands.bind(ns, name, uid, bind.node());
             String requestId = binding.getEnvelope().getRequestId();
-            bindingsSent.put(requestId, now);
+            bindingsSent.put(requestId, new Sent(now, System.nanoTime()));
             sender.send(binding).whenComplete((md, e) -> {
                 if (e != null) {
                     LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
