@@ -38,11 +38,13 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!mode.equals("writer") && !mode.equals("view") && !mode.equals("replay")) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]");
+                    + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] "
+                    + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -69,6 +71,9 @@ final class BenchCommand {
             if (mode.equals("replay")) {
                 ReplayBench.run(config, options.intValue("pods", 150_000), options.intValue("changes", 4), out);
                 return 0;
+            }
+            if (mode.equals("scheduler")) {
+                return SchedulerBench.run(config, work, options, out, err);
             }
             if (mode.equals("view")) {
                 ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * replaced (another uid), or when it expires because the binding never showed up.
  */
 public final class AssumedPods {
-    public record Assumed(String key, String uid, String node, PodDemand demand, Instant at) {
+    public record Assumed(String key, String uid, String node, PodInfo pod, Instant at) {
     }
 
     private final Map<String, Assumed> byKey = new ConcurrentHashMap<>();

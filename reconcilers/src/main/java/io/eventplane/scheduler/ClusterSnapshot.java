@@ -1,36 +1,108 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.model.LabelSelector;
 import io.eventplane.model.Node;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The nodes and their usage for one scheduling cycle, in name order. Mutable and confined to the cycle: each
- * decision made in the cycle is added with {@link #add} before the next pod is decided.
+ * The nodes, their pods and the namespaces for one scheduling cycle, nodes in name order. Mutable and confined to the
+ * cycle: each decision made in the cycle is added with {@link #add} before the next pod is decided.
  */
 public final class ClusterSnapshot {
-    private final TreeMap<String, NodeState> nodes = new TreeMap<>();
+    /** A workload's selector (ReplicaSet, ReplicationController, StatefulSet, Service) in its namespace. */
+    public record WorkloadSelector(String namespace, LabelSelector selector) {
+    }
+
+    private final NodeState[] nodes;
+    private final Map<String, NodeState> byName;
+    private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    private final List<WorkloadSelector> workloads = new ArrayList<>();
+    /** Pods on nodes that have required anti-affinity terms (checked against every incoming pod) or any affinity term. */
+    final List<Placed> withRequiredAntiAffinity = new ArrayList<>();
+    final List<Placed> withAffinityTerms = new ArrayList<>();
+    /** Where the next partial node search starts (Kubernetes' nextStartNodeIndex); carried over between cycles. */
+    int nextStartNodeIndex;
+
+    record Placed(PodInfo pod, NodeState node) {
+    }
+
+    public ClusterSnapshot(Collection<NodeState.Offer> offers) {
+        TreeMap<String, NodeState> sorted = new TreeMap<>();
+        for (NodeState.Offer o : offers) {
+            sorted.put(o.name(), new NodeState(o));
+        }
+        byName = new HashMap<>(sorted);
+        nodes = sorted.values().toArray(new NodeState[0]);
+    }
 
     public static ClusterSnapshot of(Collection<Node> nodes) {
-        ClusterSnapshot s = new ClusterSnapshot();
+        List<NodeState.Offer> offers = new ArrayList<>();
         for (Node n : nodes) {
-            NodeState state = NodeState.of(n);
-            s.nodes.put(state.name(), state);
+            offers.add(NodeState.Offer.of(n));
         }
-        return s;
+        return new ClusterSnapshot(offers);
     }
 
     /** Counts a pod on its node; a pod bound to a node the scheduler does not know takes nothing. */
-    public ClusterSnapshot add(String nodeName, PodDemand demand) {
-        nodes.computeIfPresent(nodeName, (n, state) -> state.withPod(demand));
+    public ClusterSnapshot add(String nodeName, PodInfo pod) {
+        NodeState node = byName.get(nodeName);
+        if (node != null) {
+            node.add(pod);
+            if (!pod.requiredAntiAffinity.isEmpty()) {
+                withRequiredAntiAffinity.add(new Placed(pod, node));
+            }
+            if (pod.hasAffinityTerms()) {
+                withAffinityTerms.add(new Placed(pod, node));
+            }
+        }
         return this;
     }
 
-    public Collection<NodeState> nodes() {
-        return nodes.values();
+    public ClusterSnapshot namespace(String name, Map<String, String> labels) {
+        namespaceLabels.put(name, labels == null ? Map.of() : labels);
+        return this;
+    }
+
+    public ClusterSnapshot workload(String namespace, LabelSelector selector) {
+        workloads.add(new WorkloadSelector(namespace, selector));
+        return this;
+    }
+
+    public ClusterSnapshot startAt(int index) {
+        nextStartNodeIndex = nodes.length == 0 ? 0 : Math.floorMod(index, nodes.length);
+        return this;
+    }
+
+    public int nextStartNodeIndex() {
+        return nextStartNodeIndex;
+    }
+
+    NodeState[] nodeArray() {
+        return nodes;
+    }
+
+    public List<NodeState> nodes() {
+        return List.of(nodes);
     }
 
     public NodeState node(String name) {
-        return nodes.get(name);
+        return byName.get(name);
+    }
+
+    Map<String, String> namespaceLabels(String namespace) {
+        return namespaceLabels.getOrDefault(namespace, Map.of());
+    }
+
+    Collection<String> namespaces() {
+        return namespaceLabels.keySet();
+    }
+
+    List<WorkloadSelector> workloads() {
+        return workloads;
     }
 }

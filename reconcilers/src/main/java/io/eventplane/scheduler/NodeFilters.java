@@ -1,113 +1,100 @@
 package io.eventplane.scheduler;
 
-import io.eventplane.model.Pod;
 import io.eventplane.model.Taint;
-import io.eventplane.model.Toleration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
-/** The filters of the default profile this scheduler has, with Kubernetes' reason texts, in Kubernetes' order. */
-public final class NodeFilters {
+/**
+ * The per-node filters of the default profile that need no cluster-wide state, with Kubernetes' reason texts:
+ * NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit. Each answers null when the
+ * node passes. Pure and allocation-free on the passing path.
+ */
+final class NodeFilters {
     static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
     static final String REASON_UNSCHEDULABLE = "node(s) were unschedulable";
+    static final String REASON_NODE_NAME = "node(s) didn't match the requested node name";
     static final String REASON_SELECTOR = "node(s) didn't match Pod's node affinity/selector";
+    static final String REASON_PORTS = "node(s) didn't have free ports for the requested pod ports";
     static final String REASON_TOO_MANY_PODS = "Too many pods";
+    private static final Taint CORDON = Taint.newBuilder().setKey(UNSCHEDULABLE_TAINT).setEffect("NoSchedule").build();
 
     private NodeFilters() {
     }
 
-    /** NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector), NodeResourcesFit. */
-    public static List<NodeFilter> defaults() {
-        return List.of(NodeFilters::unschedulable, NodeFilters::taints, NodeFilters::nodeSelector, NodeFilters::resources);
+    static String unschedulable(PodInfo pod, NodeState node) {
+        if (!node.offer.unschedulable() || NodeMatch.tolerates(pod.tolerations, CORDON)) {
+            return null;
+        }
+        return REASON_UNSCHEDULABLE;
     }
 
-    static List<String> unschedulable(Pod pod, PodDemand demand, NodeState node) {
-        if (!node.unschedulable()) {
-            return List.of();
-        }
-        Taint cordon = Taint.newBuilder().setKey(UNSCHEDULABLE_TAINT).setEffect("NoSchedule").build();
-        return tolerates(tolerations(pod), cordon) ? List.of() : List.of(REASON_UNSCHEDULABLE);
+    static String nodeName(PodInfo pod, NodeState node) {
+        return pod.nodeName == null || pod.nodeName.equals(node.name()) ? null : REASON_NODE_NAME;
     }
 
     /** Taints with effect NoSchedule or NoExecute must be tolerated; PreferNoSchedule only affects scoring. */
-    static List<String> taints(Pod pod, PodDemand demand, NodeState node) {
-        List<Toleration> tolerations = tolerations(pod);
-        for (Taint t : node.taints()) {
-            if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !tolerates(tolerations, t)) {
-                return List.of("node(s) had untolerated taint {" + t.getKey() + ": " + nz(t.getValue()) + "}");
-            }
+    static String taints(PodInfo pod, NodeState node) {
+        if (node.offer.taints().isEmpty()) {
+            return null;
         }
-        return List.of();
+        Taint t = NodeMatch.untoleratedHardTaint(pod.tolerations, node.offer.taints());
+        return t == null ? null : "node(s) had untolerated taint {" + t.getKey() + ": " + NodeMatch.nz(t.getValue()) + "}";
     }
 
-    static List<String> nodeSelector(Pod pod, PodDemand demand, NodeState node) {
-        Map<String, String> selector = pod.getSpec() == null ? null : pod.getSpec().getNodeSelector();
-        if (selector == null) {
-            return List.of();
+    static String nodeAffinity(PodInfo pod, NodeState node) {
+        if (pod.nodeSelector == null && pod.requiredNodeAffinity == null) {
+            return null;
         }
-        for (Map.Entry<String, String> e : selector.entrySet()) {
-            if (!Objects.equals(node.labels().get(e.getKey()), e.getValue())) {
-                return List.of(REASON_SELECTOR);
-            }
-        }
-        return List.of();
+        return NodeMatch.requiredNodeAffinity(pod, node.offer) ? null : REASON_SELECTOR;
     }
 
-    /** Pod count, then every resource the pod requests against what the node has left (requests, not usage). */
-    static List<String> resources(Pod pod, PodDemand demand, NodeState node) {
-        List<String> reasons = new ArrayList<>();
-        if (node.pods() + 1 > node.allowedPods()) {
-            reasons.add(REASON_TOO_MANY_PODS);
+    /** A host port conflicts with one in use for the same protocol and port when either binds 0.0.0.0 or both the same IP. */
+    static String ports(PodInfo pod, NodeState node) {
+        if (pod.hostPorts.isEmpty() || node.usedPorts.isEmpty()) {
+            return null;
         }
-        List<String> names = new ArrayList<>(demand.requests().milli().keySet());
-        names.sort(NodeFilters::resourceOrder);
-        for (String r : names) {
-            long wanted = demand.requests().get(r);
-            if (r.equals("pods") || wanted <= 0) {
-                continue;
-            }
-            if (wanted > node.allocatable().get(r) - node.requested().get(r)) {
-                reasons.add("Insufficient " + r);
-            }
-        }
-        return reasons;
-    }
-
-    /** cpu, memory, ephemeral-storage, then the rest by name: the order Kubernetes checks them in. */
-    private static int resourceOrder(String a, String b) {
-        List<String> first = List.of("cpu", "memory", "ephemeral-storage");
-        int ia = first.indexOf(a);
-        int ib = first.indexOf(b);
-        if (ia >= 0 || ib >= 0) {
-            return Integer.compare(ia < 0 ? first.size() : ia, ib < 0 ? first.size() : ib);
-        }
-        return a.compareTo(b);
-    }
-
-    static boolean tolerates(List<Toleration> tolerations, Taint taint) {
-        for (Toleration t : tolerations) {
-            if (t.getEffect() != null && !t.getEffect().isEmpty() && !t.getEffect().equals(taint.getEffect())) {
-                continue;
-            }
-            boolean anyKey = t.getKey() == null || t.getKey().isEmpty();
-            if ("Exists".equals(t.getOperator())) {
-                if (anyKey || t.getKey().equals(taint.getKey())) {
-                    return true;
+        for (String wanted : pod.hostPorts) {
+            String[] w = wanted.split("/");
+            for (String used : node.usedPorts) {
+                String[] u = used.split("/");
+                if (w[0].equals(u[0]) && w[2].equals(u[2])
+                        && (w[1].equals(u[1]) || w[1].equals("0.0.0.0") || u[1].equals("0.0.0.0"))) {
+                    return REASON_PORTS;
                 }
-            } else if (!anyKey && t.getKey().equals(taint.getKey()) && nz(t.getValue()).equals(nz(taint.getValue()))) {
-                return true;
             }
         }
-        return false;
+        return null;
     }
 
-    private static List<Toleration> tolerations(Pod pod) {
-        return pod.getSpec() == null || pod.getSpec().getTolerations() == null ? List.of() : pod.getSpec().getTolerations();
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
+    /**
+     * Pod count, then cpu, memory, ephemeral-storage and the extended resources by name, against what the node has
+     * left (requests, not usage); every shortage is a reason of its own. Adds to {@code reasons}; true if it fits.
+     */
+    static boolean resources(PodInfo pod, NodeState node, List<String> reasons) {
+        NodeState.Offer o = node.offer;
+        boolean fits = true;
+        if (node.podCount + 1 > o.allowedPods()) {
+            reasons.add(REASON_TOO_MANY_PODS);
+            fits = false;
+        }
+        if (pod.cpu > 0 && pod.cpu > o.cpu() - node.cpu) {
+            reasons.add("Insufficient cpu");
+            fits = false;
+        }
+        if (pod.memory > 0 && pod.memory > o.memory() - node.memory) {
+            reasons.add("Insufficient memory");
+            fits = false;
+        }
+        if (pod.ephemeral > 0 && pod.ephemeral > o.ephemeral() - node.ephemeral) {
+            reasons.add("Insufficient ephemeral-storage");
+            fits = false;
+        }
+        for (Map.Entry<String, Long> e : pod.extended.entrySet()) {
+            if (e.getValue() > o.allocatable(e.getKey()) - node.extended.getOrDefault(e.getKey(), 0L)) {
+                reasons.add("Insufficient " + e.getKey());
+                fits = false;
+            }
+        }
+        return fits;
     }
 }

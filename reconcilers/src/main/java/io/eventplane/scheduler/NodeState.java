@@ -4,43 +4,111 @@ import io.eventplane.model.Node;
 import io.eventplane.model.NodeCondition;
 import io.eventplane.model.Taint;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * One node as the scheduler sees it: what it offers and what the pods bound (or assumed bound) to it already take.
- * A node whose Ready condition is not True carries the taint the node lifecycle controller would add
- * ({@code node.kubernetes.io/not-ready} or {@code unreachable}, NoSchedule), so readiness is just another taint.
+ * One node as the scheduler sees it: what it offers (parsed once) and what the pods bound, or assumed bound, to it
+ * take. The offer is shared between snapshots; the usage belongs to one {@link ClusterSnapshot} and grows as the
+ * cycle places pods ({@link #add}). A node whose Ready condition is not True carries the taint the node lifecycle
+ * controller would add ({@code node.kubernetes.io/not-ready} or {@code unreachable}, NoSchedule), so readiness is
+ * just another taint.
  */
-public record NodeState(String name, Map<String, String> labels, List<Taint> taints, boolean unschedulable,
-                        ResourceList allocatable, ResourceList requested, ResourceList scoringRequested, int pods) {
+public final class NodeState {
     public static final String NOT_READY = "node.kubernetes.io/not-ready";
     public static final String UNREACHABLE = "node.kubernetes.io/unreachable";
 
-    public NodeState {
-        labels = labels == null ? Map.of() : Map.copyOf(labels);
-        taints = List.copyOf(taints);
+    /** What the node offers; immutable, parsed from one version of the Node. */
+    public record Offer(String name, String resourceVersion, Map<String, String> labels, List<Taint> taints,
+                        boolean unschedulable, long cpu, long memory, long ephemeral, long allowedPods,
+                        Map<String, Long> allocatable) {
+        public static Offer of(Node node) {
+            String name = node.getMetadata().getName();
+            List<Taint> taints = new ArrayList<>();
+            if (node.getSpec() != null && node.getSpec().getTaints() != null) {
+                taints.addAll(node.getSpec().getTaints());
+            }
+            String ready = readyStatus(node);
+            if (!"True".equals(ready)) {
+                String key = "False".equals(ready) ? NOT_READY : ready == null ? NOT_READY : UNREACHABLE;
+                if (taints.stream().noneMatch(t -> key.equals(t.getKey()) && "NoSchedule".equals(t.getEffect()))) {
+                    taints.add(Taint.newBuilder().setKey(key).setEffect("NoSchedule").build());
+                }
+            }
+            boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+            ResourceList a = node.getStatus() == null ? ResourceList.EMPTY
+                    : ResourceList.parse(node.getStatus().getAllocatable() != null ? node.getStatus().getAllocatable()
+                    : node.getStatus().getCapacity());
+            Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of()
+                    : Map.copyOf(node.getMetadata().getLabels());
+            return new Offer(name, node.getMetadata().getResourceVersion(), labels, List.copyOf(taints), unschedulable,
+                    a.get("cpu"), a.get("memory"), a.get("ephemeral-storage"), a.get("pods") / 1000, a.milli());
+        }
+
+        long allocatable(String resource) {
+            return allocatable.getOrDefault(resource, 0L);
+        }
+    }
+
+    final Offer offer;
+    long cpu;
+    long memory;
+    long ephemeral;
+    long nonZeroCpu;
+    long nonZeroMemory;
+    int podCount;
+    Map<String, Long> extended = Map.of();
+    final List<PodInfo> pods = new ArrayList<>();
+    Set<String> usedPorts = Set.of();
+
+    NodeState(Offer offer) {
+        this.offer = offer;
     }
 
     public static NodeState of(Node node) {
-        String name = node.getMetadata().getName();
-        List<Taint> taints = new ArrayList<>();
-        if (node.getSpec() != null && node.getSpec().getTaints() != null) {
-            taints.addAll(node.getSpec().getTaints());
-        }
-        String ready = readyStatus(node);
-        if (!"True".equals(ready)) {
-            String key = "False".equals(ready) ? NOT_READY : ready == null ? NOT_READY : UNREACHABLE;
-            if (taints.stream().noneMatch(t -> key.equals(t.getKey()) && "NoSchedule".equals(t.getEffect()))) {
-                taints.add(Taint.newBuilder().setKey(key).setEffect("NoSchedule").build());
+        return new NodeState(Offer.of(node));
+    }
+
+    /** Counts a pod on this node. */
+    void add(PodInfo pod) {
+        cpu += pod.cpu;
+        memory += pod.memory;
+        ephemeral += pod.ephemeral;
+        nonZeroCpu += pod.nonZeroCpu;
+        nonZeroMemory += pod.nonZeroMemory;
+        podCount++;
+        if (!pod.extended.isEmpty()) {
+            if (extended.isEmpty()) {
+                extended = new HashMap<>();
             }
+            pod.extended.forEach((k, v) -> extended.merge(k, v, Long::sum));
         }
-        boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        ResourceList allocatable = node.getStatus() == null ? ResourceList.EMPTY
-                : ResourceList.parse(node.getStatus().getAllocatable() != null ? node.getStatus().getAllocatable()
-                : node.getStatus().getCapacity());
-        return new NodeState(name, node.getMetadata().getLabels(), taints, unschedulable, allocatable,
-                ResourceList.EMPTY, ResourceList.EMPTY, 0);
+        if (!pod.hostPorts.isEmpty()) {
+            if (usedPorts.isEmpty()) {
+                usedPorts = new HashSet<>();
+            }
+            usedPorts.addAll(pod.hostPorts);
+        }
+        pods.add(pod);
+    }
+
+    public String name() {
+        return offer.name();
+    }
+
+    public Map<String, String> labels() {
+        return offer.labels();
+    }
+
+    public int pods() {
+        return podCount;
+    }
+
+    public List<PodInfo> podInfos() {
+        return pods;
     }
 
     private static String readyStatus(Node node) {
@@ -53,14 +121,5 @@ public record NodeState(String name, Map<String, String> labels, List<Taint> tai
             }
         }
         return null;
-    }
-
-    public NodeState withPod(PodDemand demand) {
-        return new NodeState(name, labels, taints, unschedulable, allocatable, requested.plus(demand.requests()),
-                scoringRequested.plus(demand.scoring()), pods + 1);
-    }
-
-    public long allowedPods() {
-        return allocatable.get("pods") / 1000;
     }
 }

@@ -4,7 +4,7 @@ package io.eventplane.scheduler;
 public sealed interface Placement {
 
     /** Bind the pod to {@code node}, the best of {@code feasible} nodes that fit. */
-    record Bind(String node, double score, int feasible) implements Placement {
+    record Bind(String node, long score, int feasible) implements Placement {
     }
 
     /**

@@ -3,28 +3,62 @@ package io.eventplane.scheduler;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
+import io.eventplane.model.PreferredSchedulingTerm;
+import io.eventplane.model.Taint;
+import io.eventplane.model.Toleration;
+import io.eventplane.model.TopologySpreadConstraint;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * Where a pod should run: the pure decision of the scheduler. Filters drop the nodes that cannot take the pod, the
- * least-allocated score picks among the rest (ties go to the first name), and when no node fits the answer carries
- * Kubernetes' message. No I/O and no clock: given the same pod and nodes it always answers the same.
+ * Where a pod should run: the pure decision of the scheduler, shaped like kube-scheduler's default profile.
+ *
+ * <p>PreFilter computes what needs the whole cluster once per pod (pod affinity counts per topology pair, topology
+ * spread counts per domain); Filter runs, per node and in Kubernetes' order, NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread and InterPodAffinity, and stops at
+ * the first that rejects the node. Like Kubernetes it stops searching once it has found enough feasible nodes
+ * (percentageOfNodesToScore, adaptive by default: 50% minus 1% per 125 nodes, at least 5% and 100 nodes), starting
+ * where the previous search stopped. Score: NodeResourcesFit least-allocated (weight 1), balanced allocation (1),
+ * TaintToleration (3), NodeAffinity preferred (2), InterPodAffinity preferred (2), PodTopologySpread ScheduleAnyway
+ * (2), each 0..100. Equal totals are broken by a hash of the seed, the pod's uid and the node's name, so a given state
+ * and seed always give the same node while equal nodes still share the load.
+ *
+ * <p>When no node fits the answer carries Kubernetes' message, every reason counted. No I/O and no clock.
  */
 public final class SchedulerDecider {
     public static final String DEFAULT_SCHEDULER = "default-scheduler";
+    static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
+    static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
-    private final List<NodeFilter> filters;
+    /**
+     * The profile: the tie-break seed, percentageOfNodesToScore (0 for adaptive, 100 for all), and the
+     * PodTopologySpread default constraints ({@code null} for Kubernetes' system defaults, POD-16.16; an empty list
+     * disables them, POD-16.18).
+     */
+    public record Profile(long seed, int percentageOfNodesToScore, List<TopologySpreadConstraint> defaultConstraints) {
+        public static Profile defaults() {
+            return new Profile(0, 0, null);
+        }
 
-    public SchedulerDecider(List<NodeFilter> filters) {
-        this.filters = List.copyOf(filters);
+        boolean systemDefaulted() {
+            return defaultConstraints == null;
+        }
+
+        List<TopologySpreadConstraint> spreadDefaults() {
+            return defaultConstraints == null ? TopologySpread.SYSTEM_DEFAULTS : defaultConstraints;
+        }
+    }
+
+    private final Profile profile;
+
+    public SchedulerDecider(Profile profile) {
+        this.profile = profile;
     }
 
     public SchedulerDecider() {
-        this(NodeFilters.defaults());
+        this(Profile.defaults());
     }
 
     /** Whether this scheduler should place {@code pod}: unbound, not terminating, not finished, and ours. */
@@ -48,61 +82,257 @@ public final class SchedulerDecider {
         return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
-    public Placement decide(Pod pod, Collection<NodeState> nodes) {
-        return decide(pod, PodDemand.of(pod.getSpec()), nodes);
+    public Placement decide(Pod pod, ClusterSnapshot snapshot) {
+        return decide(PodInfo.of(pod), snapshot);
     }
 
-    public Placement decide(Pod pod, PodDemand demand, Collection<NodeState> nodes) {
-        if (pod.getSpec() != null && pod.getSpec().getSchedulingGates() != null
-                && !pod.getSpec().getSchedulingGates().isEmpty()) {
+    /** Decides one pod; moves the snapshot's search start past the nodes it examined. Does not add the pod. */
+    public Placement decide(PodInfo pod, ClusterSnapshot snapshot) {
+        if (pod.gated) {
             return new Placement.Unschedulable("SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates");
         }
-        Map<String, Integer> reasons = new TreeMap<>();
-        NodeState best = null;
-        double bestScore = -1;
-        int feasible = 0;
-        for (NodeState node : nodes) {
-            List<String> rejected = filter(pod, demand, node);
-            if (!rejected.isEmpty()) {
-                rejected.forEach(r -> reasons.merge(r, 1, Integer::sum));
+        NodeState[] nodes = snapshot.nodeArray();
+        int all = nodes.length;
+        if (all == 0) {
+            return new Placement.Unschedulable("Unschedulable", message(0, Map.of()));
+        }
+        Cycle cycle = new Cycle(pod, snapshot);
+        int wanted = numFeasibleNodesToFind(all);
+        NodeState[] feasible = new NodeState[wanted];
+        int found = 0;
+        int start = snapshot.nextStartNodeIndex;
+        int processed = 0;
+        Map<String, Integer> reasons = null;
+        List<String> buffer = new ArrayList<>(4);
+        while (processed < all && found < wanted) {
+            NodeState node = nodes[(start + processed) % all];
+            processed++;
+            if (cycle.passes(node, buffer)) {
+                feasible[found++] = node;
+            } else {
+                if (reasons == null) {
+                    reasons = new HashMap<>();
+                }
+                for (String r : buffer) {
+                    reasons.merge(r, 1, Integer::sum);
+                }
+                buffer.clear();
+            }
+        }
+        snapshot.nextStartNodeIndex = (start + processed) % all;
+        if (found == 0) {
+            return new Placement.Unschedulable("Unschedulable", message(all, reasons == null ? Map.of() : reasons));
+        }
+        long[] totals = score(pod, snapshot, cycle, feasible, found);
+        int best = 0;
+        long bestHash = tieHash(pod, feasible[0]);
+        for (int k = 1; k < found; k++) {
+            if (totals[k] > totals[best]) {
+                best = k;
+                bestHash = tieHash(pod, feasible[k]);
+            } else if (totals[k] == totals[best]) {
+                long h = tieHash(pod, feasible[k]);
+                if (h > bestHash) {
+                    best = k;
+                    bestHash = h;
+                }
+            }
+        }
+        return new Placement.Bind(feasible[best].name(), totals[best], found);
+    }
+
+    /** Every node that passes all filters, in name order, searching all nodes: for tests and explanations. */
+    public List<String> feasibleNodes(PodInfo pod, ClusterSnapshot snapshot) {
+        Cycle cycle = new Cycle(pod, snapshot);
+        List<String> out = new ArrayList<>();
+        List<String> buffer = new ArrayList<>();
+        for (NodeState node : snapshot.nodeArray()) {
+            if (cycle.passes(node, buffer)) {
+                out.add(node.name());
+            }
+            buffer.clear();
+        }
+        return out;
+    }
+
+    /** Kubernetes' numFeasibleNodesToFind. */
+    int numFeasibleNodesToFind(int all) {
+        if (all < MIN_FEASIBLE_NODES_TO_FIND || profile.percentageOfNodesToScore() >= 100) {
+            return all;
+        }
+        int percentage = profile.percentageOfNodesToScore();
+        if (percentage <= 0) {
+            percentage = Math.max(50 - all / 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
+        }
+        int n = (int) ((long) all * percentage / 100);
+        return Math.max(n, MIN_FEASIBLE_NODES_TO_FIND);
+    }
+
+    /** The per-pod state of one decision (Kubernetes' CycleState after PreFilter). */
+    private final class Cycle {
+        final PodInfo pod;
+        final TopologySpread.Filter spread;
+        final InterPodAffinity.Filter affinity;
+
+        Cycle(PodInfo pod, ClusterSnapshot snapshot) {
+            this.pod = pod;
+            List<TopologySpread.Constraint> hard = TopologySpread.constraints(pod, snapshot, profile.spreadDefaults(),
+                    "DoNotSchedule");
+            spread = hard.isEmpty() ? null : new TopologySpread.Filter(pod, snapshot, hard);
+            InterPodAffinity.Filter a = new InterPodAffinity.Filter(pod, snapshot);
+            affinity = a.trivial() ? null : a;
+        }
+
+        boolean passes(NodeState node, List<String> reasons) {
+            String r = NodeFilters.unschedulable(pod, node);
+            if (r == null) {
+                r = NodeFilters.nodeName(pod, node);
+            }
+            if (r == null) {
+                r = NodeFilters.taints(pod, node);
+            }
+            if (r == null) {
+                r = NodeFilters.nodeAffinity(pod, node);
+            }
+            if (r == null) {
+                r = NodeFilters.ports(pod, node);
+            }
+            if (r == null && !NodeFilters.resources(pod, node, reasons)) {
+                return false;
+            }
+            if (r == null && spread != null) {
+                r = spread.reject(node);
+            }
+            if (r == null && affinity != null) {
+                r = affinity.reject(node);
+            }
+            if (r != null) {
+                reasons.add(r);
+                return false;
+            }
+            return true;
+        }
+    }
+
+    private long[] score(PodInfo pod, ClusterSnapshot snapshot, Cycle cycle, NodeState[] feasible, int n) {
+        long[] total = new long[n];
+        for (int k = 0; k < n; k++) {
+            NodeState node = feasible[k];
+            total[k] = leastAllocated(pod, node) + balancedAllocation(pod, node);
+        }
+        addTaintToleration(pod, feasible, n, total);
+        addNodeAffinity(pod, feasible, n, total);
+        int[] affinity = InterPodAffinity.scores(pod, snapshot, feasible, n);
+        if (affinity != null) {
+            for (int k = 0; k < n; k++) {
+                total[k] += 2L * affinity[k];
+            }
+        }
+        List<TopologySpread.Constraint> soft = TopologySpread.constraints(pod, snapshot, profile.spreadDefaults(),
+                "ScheduleAnyway");
+        if (!soft.isEmpty()) {
+            boolean systemDefaulted = pod.spreadConstraints.isEmpty() && profile.systemDefaulted();
+            int[] spread = TopologySpread.scores(pod, snapshot, soft, systemDefaulted, feasible, n);
+            for (int k = 0; k < n; k++) {
+                total[k] += 2L * spread[k];
+            }
+        }
+        return total;
+    }
+
+    /** LeastAllocated over cpu and memory (requests with the non-zero defaults), equally weighted, 0..100. */
+    static long leastAllocated(PodInfo pod, NodeState node) {
+        long cpu = leastRequested(node.nonZeroCpu + pod.nonZeroCpu, node.offer.cpu());
+        long memory = leastRequested(node.nonZeroMemory + pod.nonZeroMemory, node.offer.memory());
+        return (cpu + memory) / 2;
+    }
+
+    private static long leastRequested(long requested, long capacity) {
+        if (capacity <= 0 || requested > capacity) {
+            return 0;
+        }
+        return (capacity - requested) * 100 / capacity;
+    }
+
+    /** BalancedAllocation: 100 times one minus the standard deviation of the cpu and memory fractions requested. */
+    static long balancedAllocation(PodInfo pod, NodeState node) {
+        if (node.offer.cpu() <= 0 || node.offer.memory() <= 0) {
+            return 0;
+        }
+        double cpu = Math.min(1, (double) (node.cpu + pod.cpu) / node.offer.cpu());
+        double memory = Math.min(1, (double) (node.memory + pod.memory) / node.offer.memory());
+        return (long) ((1 - Math.abs(cpu - memory) / 2) * 100);
+    }
+
+    /** TaintToleration: fewer untolerated PreferNoSchedule taints score higher (weight 3). */
+    private static void addTaintToleration(PodInfo pod, NodeState[] feasible, int n, long[] total) {
+        int[] counts = null;
+        int max = 0;
+        for (int k = 0; k < n; k++) {
+            List<Taint> taints = feasible[k].offer.taints();
+            if (taints.isEmpty()) {
                 continue;
             }
-            feasible++;
-            double score = leastAllocated(demand, node);
-            if (score > bestScore || (score == bestScore && node.name().compareTo(best.name()) < 0)) {
-                best = node;
-                bestScore = score;
+            int c = 0;
+            for (Taint t : taints) {
+                if ("PreferNoSchedule".equals(t.getEffect()) && !toleratesSoft(pod.tolerations, t)) {
+                    c++;
+                }
+            }
+            if (c > 0) {
+                if (counts == null) {
+                    counts = new int[n];
+                }
+                counts[k] = c;
+                max = Math.max(max, c);
             }
         }
-        if (best == null) {
-            return new Placement.Unschedulable("Unschedulable", message(nodes.size(), reasons));
+        for (int k = 0; k < n; k++) {
+            total[k] += 3L * (max == 0 ? 100 : 100 - (long) (counts == null ? 0 : counts[k]) * 100 / max);
         }
-        return new Placement.Bind(best.name(), bestScore, feasible);
     }
 
-    /** The reasons of the first filter that rejects the node (Kubernetes stops at the first failing filter). */
-    private List<String> filter(Pod pod, PodDemand demand, NodeState node) {
-        for (NodeFilter f : filters) {
-            List<String> reasons = f.reasons(pod, demand, node);
-            if (!reasons.isEmpty()) {
-                return reasons;
+    private static boolean toleratesSoft(List<Toleration> tolerations, Taint taint) {
+        for (Toleration t : tolerations) {
+            boolean effect = t.getEffect() == null || t.getEffect().isEmpty() || "PreferNoSchedule".equals(t.getEffect());
+            if (effect && NodeMatch.tolerates(t, taint)) {
+                return true;
             }
         }
-        return List.of();
+        return false;
     }
 
-    /**
-     * LeastAllocated over cpu and memory, equally weighted: the share of the node left free once the pod is on it,
-     * 0 to 100. Kept fractional so that small pods on big nodes still tell nodes apart.
-     */
-    static double leastAllocated(PodDemand demand, NodeState node) {
-        double sum = 0;
-        for (String r : List.of("cpu", "memory")) {
-            long capacity = node.allocatable().get(r);
-            long requested = node.scoringRequested().get(r) + demand.scoring().get(r);
-            sum += capacity <= 0 || requested > capacity ? 0 : (capacity - requested) * 100.0 / capacity;
+    /** NodeAffinity: the weights of the matching preferred terms, normalized to the best node (weight 2). */
+    private static void addNodeAffinity(PodInfo pod, NodeState[] feasible, int n, long[] total) {
+        if (pod.preferredNodeAffinity.isEmpty()) {
+            return;
         }
-        return sum / 2;
+        long[] raw = new long[n];
+        long max = 0;
+        for (int k = 0; k < n; k++) {
+            for (PreferredSchedulingTerm t : pod.preferredNodeAffinity) {
+                if (t.getPreference() != null && NodeMatch.matches(t.getPreference(), feasible[k].offer)) {
+                    raw[k] += t.getWeight() == null ? 0 : t.getWeight();
+                }
+            }
+            max = Math.max(max, raw[k]);
+        }
+        if (max > 0) {
+            for (int k = 0; k < n; k++) {
+                total[k] += 2L * (raw[k] * 100 / max);
+            }
+        }
+    }
+
+    private long tieHash(PodInfo pod, NodeState node) {
+        long h = profile.seed() * 0x9E3779B97F4A7C15L;
+        h ^= (pod.uid == null ? 0 : pod.uid.hashCode()) * 0xC2B2AE3D27D4EB4FL;
+        h ^= node.name().hashCode() * 0x165667B19E3779F9L;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        return h ^ (h >>> 33);
     }
 
     /** "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu." (reasons counted and sorted). */

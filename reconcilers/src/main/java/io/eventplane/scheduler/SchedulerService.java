@@ -12,8 +12,13 @@ import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
 import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.LabelSelector;
+import io.eventplane.model.Namespace;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
+import io.eventplane.model.ReplicaSet;
+import io.eventplane.model.ReplicationController;
+import io.eventplane.model.StatefulSet;
 import io.eventplane.reconcile.WorkQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,19 +53,29 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
     private static final int BATCH = 512;
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+    static final Duration MAX_UNSCHEDULABLE = Duration.ofMinutes(5);
+    /** Failed attempts per pod key, for the backoff; cleared when the pod is bound or gone. */
+    private final Map<String, Integer> attempts = new ConcurrentHashMap<>();
 
     private final EventplaneConfig config;
     private final String actor;
     private final String schedulerName;
     private final Clock clock;
     private final Commands commands;
-    private final SchedulerDecider decider = new SchedulerDecider();
+    private final SchedulerDecider decider;
     private final AssumedPods assumed;
     private final WorkQueue<String> queue;
-    private final Set<String> parked = ConcurrentHashMap.newKeySet();
-    private final Map<String, PodDemand> demands = new ConcurrentHashMap<>();
+    /** Unschedulable pods waiting for a cluster change, with when they were parked and how often they failed. */
+    private final Map<String, Parked> parked = new ConcurrentHashMap<>();
+    /** Pods as the decider needs them, by uid, recomputed when the pod's resourceVersion changes. */
+    private final Map<String, PodInfo> infos = new ConcurrentHashMap<>();
+    /** Nodes' parsed offers by name, recomputed when the node's resourceVersion changes. */
+    private final Map<String, NodeState.Offer> offers = new ConcurrentHashMap<>();
+    private int nextStartNodeIndex;
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
-    private final Map<String, Instant> bindingsSent = new ConcurrentHashMap<>();
+    private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
+    private volatile SchedulerObserver observer = SchedulerObserver.NONE;
     private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
@@ -79,6 +94,12 @@ public final class SchedulerService implements AutoCloseable {
      * @param assumeTimeout how long a binding may stay invisible in the view before the pod is decided again
      */
     public SchedulerService(EventplaneConfig config, String actor, String schedulerName, Clock clock, Duration assumeTimeout) {
+        this(config, actor, schedulerName, clock, assumeTimeout, SchedulerDecider.Profile.defaults());
+    }
+
+    public SchedulerService(EventplaneConfig config, String actor, String schedulerName, Clock clock, Duration assumeTimeout,
+                            SchedulerDecider.Profile profile) {
+        this.decider = new SchedulerDecider(profile);
         this.config = config;
         this.actor = actor;
         this.schedulerName = schedulerName;
@@ -124,10 +145,14 @@ public final class SchedulerService implements AutoCloseable {
             String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
             boolean gone = change.getType() == ChangeType.DELETED;
             if (gone) {
-                demands.remove(change.getUid());
+                infos.remove(change.getUid());
             }
-            if (change.getType() == ChangeType.BOUND && bindingsSent.remove(change.getEnvelope().getRequestId()) != null) {
-                events.record(SchedulingEvents.scheduled(pod, pod.getSpec().getNodeName()));
+            if (change.getType() == ChangeType.BOUND) {
+                Sent sent = bindingsSent.remove(change.getEnvelope().getRequestId());
+                if (sent != null) {
+                    observer.bindingVisible(key, System.nanoTime() - sent.nanos());
+                    events.record(SchedulingEvents.scheduled(pod, pod.getSpec().getNodeName()));
+                }
             }
             if (AssumedPods.isBound(pod) && (gone || SchedulerDecider.isTerminal(pod))) {
                 clusterChanged(); // resources freed
@@ -136,19 +161,62 @@ public final class SchedulerService implements AutoCloseable {
                 queue.add(key);
             } else if (gone) {
                 parked.remove(key);
+                attempts.remove(key);
             }
         }
     }
 
+    /** Moves every parked pod back to the queue, after what is left of its backoff (1 s doubling to 10 s). */
     private void clusterChanged() {
         clusterGeneration.incrementAndGet();
         if (!parked.isEmpty()) {
-            for (String key : List.copyOf(parked)) {
-                if (parked.remove(key)) {
-                    queue.add(key);
+            Instant now = clock.instant();
+            for (String key : List.copyOf(parked.keySet())) {
+                Parked p = parked.remove(key);
+                if (p != null) {
+                    requeue(key, p, now);
                 }
             }
         }
+    }
+
+    private void requeue(String key, Parked p, Instant now) {
+        Duration left = Duration.between(now, p.at().plus(backoff(p.attempts())));
+        if (left.isNegative() || left.isZero()) {
+            queue.add(key);
+        } else {
+            queue.addAfter(key, left);
+        }
+    }
+
+    static Duration backoff(int attempts) {
+        long ms = 1000L << Math.min(Math.max(attempts - 1, 0), 4);
+        return Duration.ofMillis(Math.min(ms, MAX_BACKOFF.toMillis()));
+    }
+
+    /** Kubernetes' podMaxInUnschedulablePodsDuration: a parked pod is tried again after 5 minutes regardless. */
+    private void flushLongParked() {
+        if (parked.isEmpty()) {
+            return;
+        }
+        Instant now = clock.instant();
+        for (Map.Entry<String, Parked> e : List.copyOf(parked.entrySet())) {
+            if (e.getValue().at().plus(MAX_UNSCHEDULABLE).isBefore(now) && parked.remove(e.getKey(), e.getValue())) {
+                queue.add(e.getKey());
+            }
+        }
+    }
+
+    record Parked(Instant at, int attempts) {
+    }
+
+    private record Sent(Instant at, long nanos) {
+    }
+
+    /** Reports cycles, decisions and visible bindings to {@code observer} (benchmarks); set before {@link #start}. */
+    public SchedulerService observe(SchedulerObserver observer) {
+        this.observer = observer;
+        return this;
     }
 
     // ---- the worker
@@ -171,6 +239,7 @@ public final class SchedulerService implements AutoCloseable {
             while (running) {
                 List<String> batch = queue.take(BATCH, Duration.ofSeconds(1));
                 expireAssumptions();
+                flushLongParked();
                 if (!batch.isEmpty()) {
                     scheduleBatch(batch);
                 }
@@ -194,7 +263,7 @@ public final class SchedulerService implements AutoCloseable {
     private void expireAssumptions() {
         if (!bindingsSent.isEmpty()) {
             Instant oldest = clock.instant().minus(assumeTimeout);
-            bindingsSent.values().removeIf(sentAt -> sentAt.isBefore(oldest));
+            bindingsSent.values().removeIf(sent -> sent.at().isBefore(oldest));
         }
         if (assumed.size() == 0) {
             return;
@@ -208,8 +277,10 @@ public final class SchedulerService implements AutoCloseable {
     private void scheduleBatch(List<String> keys) {
         long generation = clusterGeneration.get();
         Instant now = clock.instant();
+        long t0 = System.nanoTime();
         assumed.prune(this::pod, now);
-        ClusterSnapshot snapshot = snapshot();
+        ClusterSnapshot snapshot = snapshot().startAt(nextStartNodeIndex);
+        long t1 = System.nanoTime();
         long boundBefore = bound.get();
         long unschedulableBefore = unschedulable.get();
         for (String key : keys) {
@@ -222,6 +293,8 @@ public final class SchedulerService implements AutoCloseable {
                 queue.done(key);
             }
         }
+        nextStartNodeIndex = snapshot.nextStartNodeIndex();
+        observer.cycle(keys.size(), t1 - t0, System.nanoTime() - t1);
         long b = bound.get() - boundBefore;
         long u = unschedulable.get() - unschedulableBefore;
         if (b + u > 0) {
@@ -234,6 +307,7 @@ public final class SchedulerService implements AutoCloseable {
         Optional<Pod> current = pod(key).filter(p -> SchedulerDecider.isPending(p, schedulerName));
         if (current.isEmpty()) {
             parked.remove(key);
+            attempts.remove(key);
             return;
         }
         Pod pod = current.get();
@@ -241,20 +315,23 @@ public final class SchedulerService implements AutoCloseable {
         if (assumed.isAssumed(key, uid)) {
             return; // our binding is on its way
         }
-        PodDemand demand = demand(pod);
-        Placement placement = decider.decide(pod, demand, snapshot.nodes());
+        long start = System.nanoTime();
+        PodInfo info = info(pod);
+        Placement placement = decider.decide(info, snapshot);
+        observer.decided(key, placement instanceof Placement.Bind, System.nanoTime() - start);
         if (placement instanceof Placement.Bind bind) {
-            LOG.debug("{}: bind {} to {} (score {}, {} feasible node(s))", actor, key, bind.node(),
-                    String.format("%.2f", bind.score()), bind.feasible());
-            assumed.assume(new AssumedPods.Assumed(key, uid, bind.node(), demand, now));
-            snapshot.add(bind.node(), demand);
+            LOG.debug("{}: bind {} to {} (score {}, {} feasible node(s))", actor, key, bind.node(), bind.score(),
+                    bind.feasible());
+            assumed.assume(new AssumedPods.Assumed(key, uid, bind.node(), info, now));
+            snapshot.add(bind.node(), info);
             parked.remove(key);
+            attempts.remove(key);
             bound.incrementAndGet();
             String ns = pod.getMetadata().getNamespace();
             String name = pod.getMetadata().getName();
             Command binding = commands.bind(ns, name, uid, bind.node());
             String requestId = binding.getEnvelope().getRequestId();
-            bindingsSent.put(requestId, now);
+            bindingsSent.put(requestId, new Sent(now, System.nanoTime()));
             sender.send(binding).whenComplete((md, e) -> {
                 if (e != null) {
                     LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
@@ -282,23 +359,62 @@ public final class SchedulerService implements AutoCloseable {
 
     /** Waits for a cluster change; if one came since this cycle's snapshot, the pod is retried at once instead. */
     private void park(String key, long generation) {
-        parked.add(key);
-        if (clusterGeneration.get() != generation && parked.remove(key)) {
-            queue.add(key);
+        Instant now = clock.instant();
+        Parked p = new Parked(now, attempts.merge(key, 1, Integer::sum));
+        parked.put(key, p);
+        if (clusterGeneration.get() != generation && parked.remove(key, p)) {
+            requeue(key, p, now);
         }
     }
 
+    /**
+     * This cycle's view of the cluster: the nodes (offers parsed once per node version), the namespaces' labels, the
+     * selectors of the workloads (for default spread constraints), every bound pod that is not finished, and this
+     * scheduler's own bindings the view does not show yet.
+     */
     private ClusterSnapshot snapshot() {
-        List<Node> nodes = new ArrayList<>();
+        List<NodeState.Offer> nodes = new ArrayList<>();
+        Set<String> names = new HashSet<>();
         for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
-            nodes.add((Node) c.getObject());
+            Node n = (Node) c.getObject();
+            NodeState.Offer o = offers.get(c.getName());
+            if (o == null || !java.util.Objects.equals(o.resourceVersion(), n.getMetadata().getResourceVersion())) {
+                o = NodeState.Offer.of(n);
+                offers.put(c.getName(), o);
+            }
+            nodes.add(o);
+            names.add(c.getName());
         }
-        ClusterSnapshot snapshot = ClusterSnapshot.of(nodes);
+        offers.keySet().retainAll(names);
+        ClusterSnapshot snapshot = new ClusterSnapshot(nodes);
+        for (ObjectChanged c : view.list(Kinds.NAMESPACE.kind(), null)) {
+            Namespace ns = (Namespace) c.getObject();
+            snapshot.namespace(c.getName(), ns.getMetadata() == null ? null : ns.getMetadata().getLabels());
+        }
+        for (ObjectChanged c : view.list(Kinds.REPLICA_SET.kind(), null)) {
+            ReplicaSet rs = (ReplicaSet) c.getObject();
+            if (rs.getSpec() != null && rs.getSpec().getSelector() != null) {
+                snapshot.workload(c.getNamespace(), rs.getSpec().getSelector());
+            }
+        }
+        for (ObjectChanged c : view.list(Kinds.STATEFUL_SET.kind(), null)) {
+            StatefulSet ss = (StatefulSet) c.getObject();
+            if (ss.getSpec() != null && ss.getSpec().getSelector() != null) {
+                snapshot.workload(c.getNamespace(), ss.getSpec().getSelector());
+            }
+        }
+        for (ObjectChanged c : view.list(Kinds.REPLICATION_CONTROLLER.kind(), null)) {
+            ReplicationController rc = (ReplicationController) c.getObject();
+            if (rc.getSpec() != null && rc.getSpec().getSelector() != null && !rc.getSpec().getSelector().isEmpty()) {
+                snapshot.workload(c.getNamespace(), LabelSelector.newBuilder()
+                        .setMatchLabels(rc.getSpec().getSelector()).build());
+            }
+        }
         Set<String> confirmed = new HashSet<>();
         for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
             Pod p = (Pod) c.getObject();
             if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
-                snapshot.add(p.getSpec().getNodeName(), demand(p));
+                snapshot.add(p.getSpec().getNodeName(), info(p));
                 String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
                 if (assumed.contains(key)) {
                     confirmed.add(key);
@@ -307,15 +423,24 @@ public final class SchedulerService implements AutoCloseable {
         }
         for (AssumedPods.Assumed a : assumed.all()) {
             if (!confirmed.contains(a.key())) {
-                snapshot.add(a.node(), a.demand());
+                snapshot.add(a.node(), a.pod());
             }
         }
         return snapshot;
     }
 
-    private PodDemand demand(Pod pod) {
+    private PodInfo info(Pod pod) {
         String uid = pod.getMetadata().getUid();
-        return uid == null ? PodDemand.of(pod.getSpec()) : demands.computeIfAbsent(uid, u -> PodDemand.of(pod.getSpec()));
+        if (uid == null) {
+            return PodInfo.of(pod);
+        }
+        PodInfo cached = infos.get(uid);
+        String rv = pod.getMetadata().getResourceVersion();
+        if (cached == null || !java.util.Objects.equals(cached.resourceVersion(), rv)) {
+            cached = PodInfo.of(pod);
+            infos.put(uid, cached);
+        }
+        return cached;
     }
 
     private Optional<Pod> pod(String key) {

@@ -26,7 +26,7 @@ class AssumedPodsTest {
         Pod p = pod(name, "100m");
         view.put("Pod/default/" + name, p);
         AssumedPods.Assumed a = new AssumedPods.Assumed("Pod/default/" + name, p.getMetadata().getUid(), "node-1",
-                PodDemand.of(p.getSpec()), T0);
+                PodInfo.of(p), T0);
         assumed.assume(a);
         return a;
     }

@@ -69,8 +69,8 @@ final class TestObjects {
         return Node.newBuilder(node).setSpec(NodeSpec.newBuilder().setUnschedulable(true).build()).build();
     }
 
-    static List<NodeState> states(Node... nodes) {
-        return new ArrayList<>(ClusterSnapshot.of(List.of(nodes)).nodes());
+    static ClusterSnapshot states(Node... nodes) {
+        return ClusterSnapshot.of(List.of(nodes));
     }
 
     static ClusterSnapshot snapshot(Collection<Node> nodes) {

@@ -1,0 +1,302 @@
+package io.eventplane.scheduler;
+
+import io.eventplane.core.meta.LabelSelectors;
+import io.eventplane.model.LabelSelector;
+import io.eventplane.model.LabelSelectorRequirement;
+import io.eventplane.model.Taint;
+import io.eventplane.model.TopologySpreadConstraint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * PodTopologySpread (spec/pods.md section 16): the DoNotSchedule constraints filter, the ScheduleAnyway ones score.
+ * A constraint's domains are the values of its topologyKey on the nodes that have the label and pass its node
+ * inclusion policies (nodeAffinityPolicy Honor by default, nodeTaintsPolicy Ignore by default); a domain counts the
+ * non-terminating pods of the incoming pod's namespace that match the selector (labelSelector plus matchLabelKeys).
+ * A node passes if {@code count(its domain) + self - globalMin <= maxSkew}, where self is 1 when the pod matches its
+ * own selector and the global minimum is 0 while fewer than minDomains domains exist.
+ */
+final class TopologySpread {
+    static final String HOSTNAME = "kubernetes.io/hostname";
+    static final String ZONE = "topology.kubernetes.io/zone";
+    static final String REASON_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+    static final String REASON_MISSING_LABEL = "node(s) didn't match pod topology spread constraints (missing required label)";
+
+    /** POD-16.16: Kubernetes' built-in defaults, used when the profile defines none (defaultingType System). */
+    static final List<TopologySpreadConstraint> SYSTEM_DEFAULTS = List.of(
+            TopologySpreadConstraint.newBuilder().setMaxSkew(3).setTopologyKey(HOSTNAME)
+                    .setWhenUnsatisfiable("ScheduleAnyway").build(),
+            TopologySpreadConstraint.newBuilder().setMaxSkew(5).setTopologyKey(ZONE)
+                    .setWhenUnsatisfiable("ScheduleAnyway").build());
+
+    /** A constraint ready to evaluate. */
+    record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int minDomains,
+                      boolean honorAffinity, boolean honorTaints, boolean selfMatch) {
+    }
+
+    private TopologySpread() {
+    }
+
+    /**
+     * The constraints of a pod with the given effect: its own, or, when it has none and belongs to a workload
+     * (POD-16.14), the cluster defaults with the workloads' selector.
+     *
+     * @param defaults the profile's default constraints
+     * @return the constraints and whether they are the system defaults
+     */
+    static List<Constraint> constraints(PodInfo pod, ClusterSnapshot snapshot, List<TopologySpreadConstraint> defaults,
+                                        String whenUnsatisfiable) {
+        List<Constraint> out = new ArrayList<>();
+        if (!pod.spreadConstraints.isEmpty()) {
+            for (TopologySpreadConstraint c : pod.spreadConstraints) {
+                String when = c.getWhenUnsatisfiable() == null ? "DoNotSchedule" : c.getWhenUnsatisfiable();
+                if (when.equals(whenUnsatisfiable)) {
+                    out.add(constraint(c, selector(pod, c), pod));
+                }
+            }
+            return out;
+        }
+        if (defaults.isEmpty()) {
+            return out;
+        }
+        LabelSelector workloads = workloadSelector(pod, snapshot);
+        if (workloads == null) {
+            return out;
+        }
+        for (TopologySpreadConstraint c : defaults) {
+            String when = c.getWhenUnsatisfiable() == null ? "DoNotSchedule" : c.getWhenUnsatisfiable();
+            if (when.equals(whenUnsatisfiable)) {
+                out.add(constraint(c, workloads, pod));
+            }
+        }
+        return out;
+    }
+
+    private static Constraint constraint(TopologySpreadConstraint c, LabelSelector selector, PodInfo pod) {
+        int minDomains = c.getMinDomains() == null ? 1 : c.getMinDomains();
+        return new Constraint(c.getMaxSkew() == null ? 1 : c.getMaxSkew(), c.getTopologyKey(), selector, minDomains,
+                !"Ignore".equals(c.getNodeAffinityPolicy()), "Honor".equals(c.getNodeTaintsPolicy()),
+                LabelSelectors.matches(selector, pod.labels));
+    }
+
+    /** labelSelector plus {@code key In (the pod's value)} for every matchLabelKeys key the pod has. */
+    private static LabelSelector selector(PodInfo pod, TopologySpreadConstraint c) {
+        LabelSelector s = c.getLabelSelector();
+        if (c.getMatchLabelKeys() == null || c.getMatchLabelKeys().isEmpty() || s == null) {
+            return s;
+        }
+        List<LabelSelectorRequirement> extra = new ArrayList<>();
+        for (String k : c.getMatchLabelKeys()) {
+            String v = pod.labels.get(k);
+            if (v != null) {
+                extra.add(LabelSelectorRequirement.newBuilder().setKey(k).setOperator("In").setValues(List.of(v)).build());
+            }
+        }
+        return extra.isEmpty() ? s : PodInfo.withRequirements(s, extra);
+    }
+
+    /**
+     * The selectors of the workloads in the pod's namespace whose selector matches the pod, ANDed; null when none
+     * (the pod then gets no default constraints).
+     */
+    static LabelSelector workloadSelector(PodInfo pod, ClusterSnapshot snapshot) {
+        Map<String, String> matchLabels = new LinkedHashMap<>();
+        List<LabelSelectorRequirement> expressions = new ArrayList<>();
+        boolean any = false;
+        for (ClusterSnapshot.WorkloadSelector w : snapshot.workloads()) {
+            if (!w.namespace().equals(pod.namespace) || LabelSelectors.isEmpty(w.selector())
+                    || !LabelSelectors.matches(w.selector(), pod.labels)) {
+                continue;
+            }
+            any = true;
+            if (w.selector().getMatchLabels() != null) {
+                matchLabels.putAll(w.selector().getMatchLabels());
+            }
+            if (w.selector().getMatchExpressions() != null) {
+                expressions.addAll(w.selector().getMatchExpressions());
+            }
+        }
+        return any ? LabelSelector.newBuilder().setMatchLabels(matchLabels).setMatchExpressions(expressions).build() : null;
+    }
+
+    static boolean includes(Constraint c, PodInfo pod, NodeState.Offer node) {
+        if (c.honorAffinity && !NodeMatch.requiredNodeAffinity(pod, node)) {
+            return false;
+        }
+        if (c.honorTaints) {
+            Taint t = NodeMatch.untoleratedHardTaint(pod.tolerations, node.taints());
+            return t == null;
+        }
+        return true;
+    }
+
+    static int countMatching(List<PodInfo> pods, LabelSelector selector, String namespace) {
+        int n = 0;
+        for (PodInfo p : pods) {
+            if (!p.terminating && p.namespace.equals(namespace) && LabelSelectors.matches(selector, p.labels)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** PreFilter state: per constraint, the matching pods per domain and the global minimum. */
+    static final class Filter {
+        final List<Constraint> constraints;
+        final List<Map<String, Integer>> counts = new ArrayList<>();
+        final int[] min;
+
+        Filter(PodInfo pod, ClusterSnapshot snapshot, List<Constraint> constraints) {
+            this.constraints = constraints;
+            this.min = new int[constraints.size()];
+            for (int i = 0; i < constraints.size(); i++) {
+                counts.add(new HashMap<>());
+            }
+            for (NodeState node : snapshot.nodeArray()) {
+                if (!hasAllKeys(node.offer)) {
+                    continue;
+                }
+                for (int i = 0; i < constraints.size(); i++) {
+                    Constraint c = constraints.get(i);
+                    if (!includes(c, pod, node.offer)) {
+                        continue;
+                    }
+                    String value = node.offer.labels().get(c.topologyKey);
+                    counts.get(i).merge(value, countMatching(node.pods, c.selector, pod.namespace), Integer::sum);
+                }
+            }
+            for (int i = 0; i < constraints.size(); i++) {
+                Map<String, Integer> domains = counts.get(i);
+                int m = Integer.MAX_VALUE;
+                for (int v : domains.values()) {
+                    m = Math.min(m, v);
+                }
+                // POD-16.21 minDomains: while fewer domains exist than required, the global minimum counts as 0.
+                min[i] = domains.isEmpty() || domains.size() < constraints.get(i).minDomains ? 0 : m;
+            }
+        }
+
+        private boolean hasAllKeys(NodeState.Offer node) {
+            for (Constraint c : constraints) {
+                if (!node.labels().containsKey(c.topologyKey)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The reason the node fails, or null. */
+        String reject(NodeState node) {
+            for (int i = 0; i < constraints.size(); i++) {
+                Constraint c = constraints.get(i);
+                String value = node.offer.labels().get(c.topologyKey);
+                if (value == null) {
+                    return REASON_MISSING_LABEL;
+                }
+                int skew = counts.get(i).getOrDefault(value, 0) + (c.selfMatch ? 1 : 0) - min[i];
+                if (skew > c.maxSkew) {
+                    return REASON_NOT_MATCH;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * PreScore/Score/NormalizeScore for the ScheduleAnyway constraints over the feasible nodes: fewer matching pods in
+     * a node's domains scores higher; nodes lacking a key score 0 (unless the constraints are the system defaults).
+     */
+    static int[] scores(PodInfo pod, ClusterSnapshot snapshot, List<Constraint> constraints, boolean systemDefaulted,
+                        NodeState[] feasible, int n) {
+        boolean requireAll = !systemDefaulted;
+        Set<String> ignored = new HashSet<>();
+        List<Map<String, Integer>> counts = new ArrayList<>();
+        double[] weight = new double[constraints.size()];
+        for (int i = 0; i < constraints.size(); i++) {
+            counts.add(new HashMap<>());
+        }
+        int hostnameNodes = 0;
+        for (int k = 0; k < n; k++) {
+            NodeState node = feasible[k];
+            if (requireAll && !hasAll(constraints, node.offer)) {
+                ignored.add(node.name());
+                continue;
+            }
+            hostnameNodes++;
+            for (int i = 0; i < constraints.size(); i++) {
+                Constraint c = constraints.get(i);
+                String v = node.offer.labels().get(c.topologyKey);
+                if (!HOSTNAME.equals(c.topologyKey) && v != null) {
+                    counts.get(i).putIfAbsent(v, 0);
+                }
+            }
+        }
+        for (int i = 0; i < constraints.size(); i++) {
+            int size = HOSTNAME.equals(constraints.get(i).topologyKey) ? hostnameNodes : counts.get(i).size();
+            weight[i] = Math.log(size + 2);
+        }
+        for (NodeState node : snapshot.nodeArray()) {
+            if (requireAll && !hasAll(constraints, node.offer)) {
+                continue;
+            }
+            for (int i = 0; i < constraints.size(); i++) {
+                Constraint c = constraints.get(i);
+                if (HOSTNAME.equals(c.topologyKey) || !includes(c, pod, node.offer)) {
+                    continue;
+                }
+                String v = node.offer.labels().get(c.topologyKey);
+                if (v != null && counts.get(i).containsKey(v)) {
+                    counts.get(i).merge(v, countMatching(node.pods, c.selector, pod.namespace), Integer::sum);
+                }
+            }
+        }
+        long[] raw = new long[n];
+        long minScore = Long.MAX_VALUE;
+        long maxScore = 0;
+        for (int k = 0; k < n; k++) {
+            NodeState node = feasible[k];
+            if (ignored.contains(node.name())) {
+                continue;
+            }
+            double score = 0;
+            for (int i = 0; i < constraints.size(); i++) {
+                Constraint c = constraints.get(i);
+                String v = node.offer.labels().get(c.topologyKey);
+                if (v == null) {
+                    continue;
+                }
+                long cnt = HOSTNAME.equals(c.topologyKey) ? countMatching(node.pods, c.selector, pod.namespace)
+                        : counts.get(i).getOrDefault(v, 0);
+                score += cnt * weight[i] + (c.maxSkew - 1);
+            }
+            raw[k] = Math.round(score);
+            minScore = Math.min(minScore, raw[k]);
+            maxScore = Math.max(maxScore, raw[k]);
+        }
+        int[] out = new int[n];
+        for (int k = 0; k < n; k++) {
+            if (ignored.contains(feasible[k].name())) {
+                out[k] = 0;
+            } else if (maxScore == 0) {
+                out[k] = 100;
+            } else {
+                out[k] = (int) (100 * (maxScore + minScore - raw[k]) / maxScore);
+            }
+        }
+        return out;
+    }
+
+    private static boolean hasAll(List<Constraint> constraints, NodeState.Offer node) {
+        for (Constraint c : constraints) {
+            if (!node.labels().containsKey(c.topologyKey)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
