@@ -27,6 +27,9 @@ public final class Eventplane {
               replay   [--twice] [--no-verify] [--bootstrap B --registry URL] [--data-dir D]
                        rebuild the whole state from the log with a progress display and compare its digest with the
                        live state's (and, with --twice, with a second replay)
+              whatif   scheduler [--seed S] [--percentage-of-nodes-to-score P] [--default-spread system|none]
+                       replay the recorded bindings through a changed scheduler (a sandbox that only reads the log)
+                       and report how its decisions differ
               bench    writer [--commands N] [--latency-samples N] [--bootstrap B --registry URL]
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
@@ -57,6 +60,7 @@ public final class Eventplane {
                 case "get" -> TimeTravelCommand.get(Options.parse(rest), out, err);
                 case "diff" -> TimeTravelCommand.diff(Options.parse(rest), out, err);
                 case "replay" -> ReplayCommand.run(Options.parse(rest), out, err);
+                case "whatif" -> WhatIfCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);

@@ -223,4 +223,26 @@ class AuditReplayEndToEndTest {
         assertTrue(printed.contains("deterministic"), printed);
         assertNotNull(snapshot.getDigest());
     }
+
+    @Test
+    @DisplayName("what-if: replaying the recorded bindings through today's scheduler reproduces every decision")
+    void whatIfReproducesTheRecord() throws Exception {
+        SchedulerWhatIf.Report report = new SchedulerWhatIf(io.eventplane.scheduler.SchedulerDecider.Profile.defaults(),
+                new io.eventplane.scheduler.SchedulerDecider.Profile(42, 100, List.of())).run(loop.config());
+        assertEquals(1, report.decisions().size(), report.decisions().toString());
+        SchedulerWhatIf.Decision d = report.decisions().get(0);
+        assertEquals("default/audited", d.pod());
+        assertEquals(d.recorded(), d.baseline(), "the baseline decides as the live scheduler did");
+        assertEquals(1, report.recordedPerNode().values().stream().mapToInt(Integer::intValue).sum());
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = WhatIfCommand.run(Options.parse(new String[] {"scheduler", "--seed", "7", "--bootstrap",
+                loop.config().bootstrapServers(), "--registry", loop.config().registryUrl(), "--topic-prefix",
+                loop.config().topics().prefix()}), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, printed);
+        assertTrue(printed.contains("1 recorded bindings replayed"), printed);
+        assertTrue(printed.contains("baseline (today's scheduler, default profile) agrees with the record: 1 of 1"),
+                printed);
+    }
 }
