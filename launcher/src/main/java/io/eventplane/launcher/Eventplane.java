@@ -27,6 +27,11 @@ public final class Eventplane {
               replay   [--twice] [--no-verify] [--bootstrap B --registry URL] [--data-dir D]
                        rebuild the whole state from the log with a progress display and compare its digest with the
                        live state's (and, with --twice, with a second replay)
+              loadtest [--nodes 100] [--pods N | --pods-per-node 30] [--objects pods|deployments]
+                       [--deployment-size K] [--rate PODS_PER_S] [--churn PODS_PER_S --duration 60s]
+                       [--report-dir D] [--server URL --bootstrap B --registry R]
+                       density and throughput test with live progress; prints pod startup latency by phase,
+                       scheduling throughput and API latency, and writes report.json and report.html
               bench    writer [--commands N] [--latency-samples N] [--bootstrap B --registry URL]
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
@@ -55,6 +60,7 @@ public final class Eventplane {
                 case "get" -> TimeTravelCommand.get(Options.parse(rest), out, err);
                 case "diff" -> TimeTravelCommand.diff(Options.parse(rest), out, err);
                 case "replay" -> ReplayCommand.run(Options.parse(rest), out, err);
+                case "loadtest" -> LoadTestCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);
