@@ -127,7 +127,7 @@ final class LoadTestReport {
         root.put("kind", "LoadTestReport");
         root.put("started", run.started.toString());
         root.put("finished", run.finished.toString());
-        root.set("parameters", m.valueToTree(plan));
+        root.set("parameters", m.valueToTree(plan.describe()));
         root.set("environment", m.valueToTree(environment));
         ObjectNode summary = root.putObject("summary");
         summary.put("podsRequested", plan.pods());
@@ -181,7 +181,7 @@ final class LoadTestReport {
                         + "th{background:#eee}td:first-child{text-align:left}svg{background:#fafafa;margin:8px 0}</style>"
                         + "</head><body>");
         h.append("<h1>Eventplane load test</h1><p>").append(esc(text()).replace("\n", "<br>")).append("</p>");
-        h.append("<h2>Parameters</h2>").append(table(new ObjectMapper().convertValue(plan, Map.class)));
+        h.append("<h2>Parameters</h2>").append(table(plan.describe()));
         h.append("<h2>Machine and settings</h2>").append(table(environment));
         h.append("<h2>Pod startup latency</h2>");
         List<Svg.Series> cdfs = new ArrayList<>();

@@ -39,6 +39,23 @@ final class LoadTestRun {
     /** What to do. {@code rate} is pods per second (0: as fast as possible); {@code churn} pods/s replaced after. */
     record Plan(int nodes, int pods, String objects, int deploymentSize, double rate, double churn, Duration churnFor,
                 Duration timeout, long seed) {
+        /** The parameters as a report shows them. */
+        Map<String, Object> describe() {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("nodes", nodes);
+            m.put("pods", pods);
+            m.put("objects", objects);
+            if (objects.equals("deployments")) {
+                m.put("deploymentSize", deploymentSize);
+            }
+            m.put("ratePodsPerSecond", rate > 0 ? rate : "burst");
+            m.put("churnPodsPerSecond", churn);
+            m.put("churnSeconds", churnFor.toSeconds());
+            m.put("timeoutSeconds", timeout.toSeconds());
+            m.put("seed", seed);
+            return m;
+        }
+
         int objectCount() {
             return objects.equals("deployments") ? (pods + deploymentSize - 1) / deploymentSize : pods;
         }
