@@ -30,6 +30,11 @@ public final class Eventplane {
               whatif   scheduler [--seed S] [--percentage-of-nodes-to-score P] [--default-spread system|none]
                        replay the recorded bindings through a changed scheduler (a sandbox that only reads the log)
                        and report how its decisions differ
+              loadtest [--nodes 100] [--pods N | --pods-per-node 30] [--objects pods|deployments]
+                       [--deployment-size K] [--rate PODS_PER_S] [--churn PODS_PER_S --duration 60s]
+                       [--report-dir D] [--server URL --bootstrap B --registry R]
+                       density and throughput test with live progress; prints pod startup latency by phase,
+                       scheduling throughput and API latency, and writes report.json and report.html
               bench    writer [--commands N] [--latency-samples N] [--bootstrap B --registry URL]
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
@@ -61,6 +66,7 @@ public final class Eventplane {
                 case "diff" -> TimeTravelCommand.diff(Options.parse(rest), out, err);
                 case "replay" -> ReplayCommand.run(Options.parse(rest), out, err);
                 case "whatif" -> WhatIfCommand.run(Options.parse(rest), out, err);
+                case "loadtest" -> LoadTestCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);

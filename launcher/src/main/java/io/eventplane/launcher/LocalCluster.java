@@ -141,6 +141,11 @@ final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** The API server's URL. */
+    String apiUrl() {
+        return gateway.url();
+    }
+
     EventplaneConfig config() {
         return config;
     }

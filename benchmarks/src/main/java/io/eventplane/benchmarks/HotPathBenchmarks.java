@@ -1,0 +1,141 @@
+package io.eventplane.benchmarks;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.LogSerdes;
+import io.eventplane.client.log.LogCodec;
+import io.eventplane.client.log.RawChange;
+import io.eventplane.core.codec.AvroTimeConversions;
+import io.eventplane.core.codec.FieldValidation;
+import io.eventplane.core.codec.KubeJson;
+import io.eventplane.core.decide.Decision;
+import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.core.decide.RulesRegistry;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.Command;
+import io.eventplane.log.Envelope;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.log.Preconditions;
+import io.eventplane.log.Verb;
+import io.eventplane.model.Pod;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The per-record hot paths of the control plane, one running pod (as node-sim reports it) at a time: the Avro serde
+ * (Confluent wire format, in-memory registry), the writer's decision for a create, the JSON/YAML codec the API uses
+ * both ways, and the replay's header parse.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.eventplane", "-Xmx1g"})
+public class HotPathBenchmarks {
+    static final String RUNNING_POD = """
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-7d4b9c8f5-x2k9p","namespace":"default",
+             "uid":"0b6f1c1e-7c59-4d1f-9d0a-3b8f0f3c2a11","resourceVersion":"1234","generation":1,
+             "creationTimestamp":"2026-11-21T10:00:00Z","labels":{"app":"web","pod-template-hash":"7d4b9c8f5"},
+             "ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-7d4b9c8f5",
+               "uid":"5e0a7b1c-1111-4c2d-8e3f-aaaaaaaaaaaa","controller":true,"blockOwnerDeletion":true}]},
+             "spec":{"nodeName":"node-17","restartPolicy":"Always","terminationGracePeriodSeconds":30,
+               "dnsPolicy":"ClusterFirst","schedulerName":"default-scheduler","serviceAccountName":"default",
+               "containers":[{"name":"nginx","image":"nginx:1.14.2","ports":[{"containerPort":80,"protocol":"TCP"}],
+                 "resources":{"requests":{"cpu":"100m","memory":"64Mi"},"limits":{"cpu":"500m","memory":"128Mi"}},
+                 "imagePullPolicy":"IfNotPresent","terminationMessagePath":"/dev/termination-log",
+                 "terminationMessagePolicy":"File"}],
+               "tolerations":[{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+                 {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}]},
+             "status":{"phase":"Running","hostIP":"10.1.0.17","podIP":"10.244.3.9","podIPs":[{"ip":"10.244.3.9"}],
+               "startTime":"2026-11-21T10:00:01Z","qosClass":"Burstable",
+               "conditions":[{"type":"PodReadyToStartContainers","status":"True","lastTransitionTime":"2026-11-21T10:00:02Z"},
+                 {"type":"Initialized","status":"True","lastTransitionTime":"2026-11-21T10:00:01Z"},
+                 {"type":"Ready","status":"True","lastTransitionTime":"2026-11-21T10:00:03Z"},
+                 {"type":"ContainersReady","status":"True","lastTransitionTime":"2026-11-21T10:00:03Z"},
+                 {"type":"PodScheduled","status":"True","lastTransitionTime":"2026-11-21T10:00:00Z"}],
+               "containerStatuses":[{"name":"nginx","image":"nginx:1.14.2","imageID":"docker.io/library/nginx@sha256:0",
+                 "containerID":"sim://0b6f1c1e","ready":true,"started":true,"restartCount":0,
+                 "state":{"running":{"startedAt":"2026-11-21T10:00:02Z"}}}]}}
+            """;
+
+    private byte[] podJson;
+    private Pod pod;
+    private ObjectChanged change;
+    private byte[] wire;
+    private Serializer<ObjectChanged> serializer;
+    private Deserializer<ObjectChanged> deserializer;
+    private LogCodec logCodec;
+    private ObjectDecider decider;
+    private Command create;
+    private long position;
+
+    @Setup
+    public void setUp() {
+        AvroTimeConversions.install();
+        podJson = RUNNING_POD.getBytes(StandardCharsets.UTF_8);
+        pod = KubeJson.get().parseObject(podJson, Pod.class, FieldValidation.STRICT, new ArrayList<>());
+        Envelope envelope = Envelope.newBuilder().setActor("bench").setRequestId("r-1")
+                .setTime(Instant.parse("2026-11-21T10:00:05Z")).build();
+        change = ObjectChanged.newBuilder().setEnvelope(envelope).setType(ChangeType.STATUS_UPDATED).setKind("Pod")
+                .setNamespace("default").setName(pod.getMetadata().getName()).setUid(pod.getMetadata().getUid())
+                .setResourceVersion(1234).setPreviousResourceVersion(1200).setObject(pod).build();
+        EventplaneConfig config = new EventplaneConfig("unused:9092", "mock://benchmarks");
+        serializer = LogSerdes.changes(config).serializer();
+        deserializer = LogSerdes.changes(config).deserializer();
+        wire = serializer.serialize(config.topics().events(), change);
+        logCodec = new LogCodec(config);
+        decider = new ObjectDecider(RulesRegistry.standard());
+        Pod fresh = KubeJson.get().parseObject(podJson, Pod.class, FieldValidation.STRICT, new ArrayList<>());
+        fresh.setStatus(null);
+        fresh.getSpec().setNodeName(null);
+        fresh.getMetadata().setUid(null);
+        fresh.getMetadata().setResourceVersion(null);
+        fresh.getMetadata().setCreationTimestamp(null);
+        create = Command.newBuilder().setEnvelope(envelope).setVerb(Verb.CREATE).setKind("Pod").setNamespace("default")
+                .setName(fresh.getMetadata().getName()).setPreconditions(new Preconditions()).setObject(fresh).build();
+    }
+
+    @Benchmark
+    public byte[] avroSerialize() {
+        return serializer.serialize("ep.events", change);
+    }
+
+    @Benchmark
+    public ObjectChanged avroDeserialize() {
+        return deserializer.deserialize("ep.events", wire);
+    }
+
+    @Benchmark
+    public RawChange replayHeaderParse() {
+        return logCodec.parse(wire);
+    }
+
+    @Benchmark
+    public Decision writerDecideCreate() {
+        return decider.decide(create, null, ++position);
+    }
+
+    @Benchmark
+    public Pod jsonDecode() {
+        return KubeJson.get().parseObject(podJson, Pod.class, FieldValidation.STRICT, new ArrayList<>());
+    }
+
+    @Benchmark
+    public byte[] jsonEncode() {
+        return KubeJson.get().toJsonBytes(pod);
+    }
+}

@@ -1,0 +1,375 @@
+package io.eventplane.launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.eventplane.client.EventplaneConfig;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One load-test run against a cluster's API and log: creates the objects at the planned rate (asynchronously, a
+ * bounded number in flight), watches the pods through the API, samples progress every second (printing it), and
+ * afterwards reads each pod's recorded timeline from the event log.
+ */
+final class LoadTestRun {
+    /** What to do. {@code rate} is pods per second (0: as fast as possible); {@code churn} pods/s replaced after. */
+    record Plan(int nodes, int pods, String objects, int deploymentSize, double rate, double churn, Duration churnFor,
+                Duration timeout, long seed) {
+        /** The parameters as a report shows them. */
+        Map<String, Object> describe() {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("nodes", nodes);
+            m.put("pods", pods);
+            m.put("objects", objects);
+            if (objects.equals("deployments")) {
+                m.put("deploymentSize", deploymentSize);
+            }
+            m.put("ratePodsPerSecond", rate > 0 ? rate : "burst");
+            m.put("churnPodsPerSecond", churn);
+            m.put("churnSeconds", churnFor.toSeconds());
+            m.put("timeoutSeconds", timeout.toSeconds());
+            m.put("seed", seed);
+            return m;
+        }
+
+        int objectCount() {
+            return objects.equals("deployments") ? (pods + deploymentSize - 1) / deploymentSize : pods;
+        }
+    }
+
+    /** One second of the run. */
+    record Sample(double t, long created, long scheduled, long running, long failedCalls, long eventsTotal,
+                  long writerLag, Map<String, Double> cpuCores, long heapMiB) {
+    }
+
+    static final String NAMESPACE = "loadtest";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String api;
+    private final EventplaneConfig config;
+    private final Plan plan;
+    private final PrintStream out;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+            .version(HttpClient.Version.HTTP_1_1).build();
+    final Map<String, List<Double>> apiLatencies = new ConcurrentHashMap<>();
+    final Map<String, Instant> observedRunning = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> scheduledSeen = new ConcurrentHashMap<>();
+    private final AtomicLong created = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    final List<Sample> samples = new ArrayList<>();
+    final Map<Integer, Long> startOffsets = new HashMap<>();
+    Instant started;
+    Instant finished;
+    String firstFailure;
+    private volatile boolean stop;
+
+    LoadTestRun(String api, EventplaneConfig config, Plan plan, PrintStream out) {
+        this.api = api;
+        this.config = config;
+        this.plan = plan;
+        this.out = out;
+    }
+
+    void run() throws Exception {
+        try (Admin admin = Admin.create(config.kafkaConfig())) {
+            startOffsets.putAll(endOffsets(admin, config.topics().events()));
+            call("POST", "namespaces", "/api/v1/namespaces",
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + NAMESPACE + "\"}}", true);
+            JsonNode list = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/"
+                    + NAMESPACE + "/pods?limit=1")).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+            Thread watcher = new Thread(() -> watch(list.path("metadata").path("resourceVersion").asText()), "loadtest-watch");
+            watcher.setDaemon(true);
+            watcher.start();
+            started = Instant.now();
+            Thread creator = new Thread(this::create, "loadtest-create");
+            creator.setDaemon(true);
+            creator.start();
+            sampleUntilDone(admin);
+            stop = true;
+            creator.join(5_000);
+            finished = Instant.now();
+        }
+    }
+
+    private void create() {
+        Semaphore inFlight = new Semaphore(128);
+        long t0 = System.nanoTime();
+        int n = plan.objectCount();
+        double perSecond = plan.objects().equals("deployments") ? plan.rate() / plan.deploymentSize() : plan.rate();
+        for (int i = 0; i < n && !stop; i++) {
+            if (perSecond > 0) {
+                long due = t0 + (long) (i * 1e9 / perSecond);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    sleepNanos(wait);
+                }
+            }
+            inFlight.acquireUninterruptibly();
+            String name = String.format("load-%06d", i);
+            if (plan.objects().equals("deployments")) {
+                int size = Math.min(plan.deploymentSize(), plan.pods() - i * plan.deploymentSize());
+                callAsync("POST", "deployments", "/apis/apps/v1/namespaces/" + NAMESPACE + "/deployments",
+                        deployment(name, size), inFlight, size);
+            } else {
+                callAsync("POST", "pods", "/api/v1/namespaces/" + NAMESPACE + "/pods", pod(name), inFlight, 1);
+            }
+        }
+        inFlight.acquireUninterruptibly(128);
+        inFlight.release(128);
+        if (plan.churn() > 0 && plan.objects().equals("pods")) {
+            churn(inFlight);
+        }
+    }
+
+    /** Deletes a random load pod and creates a new one, {@code churn} times a second, for {@code churnFor}. */
+    private void churn(Semaphore inFlight) {
+        Random random = new Random(plan.seed());
+        long t0 = System.nanoTime();
+        long end = t0 + plan.churnFor().toNanos();
+        int next = plan.pods();
+        for (long i = 0; System.nanoTime() < end && !stop; i++) {
+            long wait = t0 + (long) (i * 1e9 / plan.churn()) - System.nanoTime();
+            if (wait > 0) {
+                sleepNanos(wait);
+            }
+            String victim = String.format("load-%06d", random.nextInt(next));
+            inFlight.acquireUninterruptibly();
+            callAsync("DELETE", "pods", "/api/v1/namespaces/" + NAMESPACE + "/pods/" + victim
+                    + "?gracePeriodSeconds=0", null, inFlight, 0);
+            inFlight.acquireUninterruptibly();
+            callAsync("POST", "pods", "/api/v1/namespaces/" + NAMESPACE + "/pods", pod(String.format("load-%06d", next++)),
+                    inFlight, 1);
+        }
+    }
+
+    private void callAsync(String method, String resource, String path, String body, Semaphore inFlight, int pods) {
+        long s = System.nanoTime();
+        http.sendAsync(request(method, path, body), HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+            inFlight.release();
+            double ms = (System.nanoTime() - s) / 1e6;
+            apiLatencies.computeIfAbsent(method + " " + resource, k -> java.util.Collections.synchronizedList(
+                    new ArrayList<>())).add(ms);
+            if (e != null || r.statusCode() >= 300) {
+                if (!(method.equals("DELETE") && r != null && r.statusCode() == 404)) {
+                    failed.incrementAndGet();
+                    if (firstFailure == null) {
+                        firstFailure = method + " " + path + ": " + (e != null ? e.toString() : r.statusCode() + " " + r.body());
+                    }
+                }
+            } else if (method.equals("POST")) {
+                created.addAndGet(pods);
+            }
+        });
+    }
+
+    private void call(String method, String resource, String path, String body, boolean allowConflict) throws Exception {
+        long s = System.nanoTime();
+        HttpResponse<String> r = http.send(request(method, path, body), HttpResponse.BodyHandlers.ofString());
+        apiLatencies.computeIfAbsent(method + " " + resource, k -> java.util.Collections.synchronizedList(
+                new ArrayList<>())).add((System.nanoTime() - s) / 1e6);
+        if (r.statusCode() >= 300 && !(allowConflict && r.statusCode() == 409)) {
+            throw new IllegalStateException(method + " " + path + " answered " + r.statusCode() + ": " + r.body());
+        }
+    }
+
+    private HttpRequest request(String method, String path, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
+                .header("User-Agent", "eventplane-loadtest").header("Content-Type", "application/json");
+        return b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    /** Follows the pods of the load namespace through the API's watch, as a user's informer would. */
+    private void watch(String resourceVersion) {
+        String rv = resourceVersion;
+        while (!stop) {
+            try {
+                HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/"
+                                + NAMESPACE + "/pods?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv)).GET().build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while (!stop && (line = lines.readLine()) != null) {
+                        Instant seen = Instant.now();
+                        JsonNode e = JSON.readTree(line);
+                        JsonNode pod = e.path("object");
+                        String newRv = pod.path("metadata").path("resourceVersion").asText("");
+                        if (!newRv.isEmpty()) {
+                            rv = newRv;
+                        }
+                        if (e.path("type").asText().equals("BOOKMARK") || e.path("type").asText().equals("ERROR")) {
+                            continue;
+                        }
+                        String name = pod.path("metadata").path("name").asText();
+                        if (!pod.path("spec").path("nodeName").asText("").isEmpty()) {
+                            scheduledSeen.putIfAbsent(name, true);
+                        }
+                        if (pod.path("status").path("phase").asText().equals("Running")) {
+                            observedRunning.putIfAbsent(name, seen);
+                        }
+                    }
+                }
+            } catch (Exception e) {
+                if (!stop) {
+                    sleepNanos(200_000_000L);
+                }
+            }
+        }
+    }
+
+    private void sampleUntilDone(Admin admin) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> lastCpu = new HashMap<>();
+        long t0 = System.nanoTime();
+        long deadline = t0 + plan.timeout().toNanos();
+        long churnEnd = t0 + plan.churnFor().toNanos();
+        boolean console = System.console() != null;
+        while (true) {
+            Thread.sleep(1000);
+            double t = (System.nanoTime() - t0) / 1e9;
+            long events = endOffsets(admin, config.topics().events()).values().stream().mapToLong(Long::longValue).sum();
+            Sample s = new Sample(t, created.get(), scheduledSeen.size(), observedRunning.size(), failed.get(), events,
+                    writerLag(admin), cpuByComponent(threads, lastCpu), usedHeapMiB());
+            samples.add(s);
+            double sched = samples.size() > 1 ? s.scheduled() - samples.get(samples.size() - 2).scheduled() : s.scheduled();
+            double ev = samples.size() > 1 ? s.eventsTotal() - samples.get(samples.size() - 2).eventsTotal() : 0;
+            String line = String.format("[%6.1fs] created %,d/%,d  scheduled %,d  running %,d  | %,.0f pods/s scheduled, "
+                            + "%,.0f events/s, writer lag %,d, failed calls %,d", t, s.created(), plan.pods(),
+                    s.scheduled(), s.running(), sched, ev, s.writerLag(), s.failedCalls());
+            out.print(console ? "\r" + line + "   " : line + "\n");
+            out.flush();
+            boolean churnDone = plan.churn() <= 0 || System.nanoTime() > churnEnd;
+            if ((observedRunning.size() >= plan.pods() && churnDone) || System.nanoTime() > deadline) {
+                if (console) {
+                    out.println();
+                }
+                return;
+            }
+        }
+    }
+
+    /** Commands not yet consumed by the writer: the lag of its consumer group on the commands topic. */
+    private long writerLag(Admin admin) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                    config.topics().prefix() + "-writer").partitionsToOffsetAndMetadata().get(5, TimeUnit.SECONDS);
+            long lag = 0;
+            for (Map.Entry<Integer, Long> e : endOffsets(admin, config.topics().commands()).entrySet()) {
+                OffsetAndMetadata o = committed.get(new TopicPartition(config.topics().commands(), e.getKey()));
+                lag += Math.max(0, e.getValue() - (o == null ? 0 : o.offset()));
+            }
+            return lag;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    static Map<Integer, Long> endOffsets(Admin admin, String topic) throws Exception {
+        int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
+                .partitions().size();
+        Map<TopicPartition, OffsetSpec> query = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            query.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        Map<Integer, Long> out = new HashMap<>();
+        admin.listOffsets(query).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+        return out;
+    }
+
+    /**
+     * CPU used in the last second by each component of an in-process cluster, in cores, from its threads' names (the
+     * writer's stream threads, the gateway's HTTP and view threads, the scheduler, node-sim, the broker, the load
+     * generator itself).
+     */
+    static Map<String, Double> cpuByComponent(ThreadMXBean threads, Map<Long, Long> last) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            long cpu = threads.getThreadCpuTime(info.getThreadId());
+            if (cpu < 0) {
+                continue;
+            }
+            Long before = last.put(info.getThreadId(), cpu);
+            double used = (cpu - (before == null ? 0 : before)) / 1e9;
+            out.merge(component(info.getThreadName()), used, Double::sum);
+        }
+        return out;
+    }
+
+    static String component(String thread) {
+        String t = thread.toLowerCase(java.util.Locale.ROOT);
+        if (t.contains("streamthread") || t.contains("writer")) {
+            return "writer";
+        }
+        if (t.startsWith("loadtest")) {
+            return "loadtest";
+        }
+        if (t.contains("scheduler")) {
+            return "scheduler";
+        }
+        if (t.contains("node-sim") || t.contains("nodesim") || t.contains("kubelet")) {
+            return "node-sim";
+        }
+        if (t.contains("gateway") || t.contains("io-executor") || t.contains("event-loop") || t.contains("-view")
+                || t.contains("watch")) {
+            return "gateway";
+        }
+        if (t.contains("kafka") || t.contains("broker") || t.contains("raft") || t.contains("quorum")
+                || t.contains("data-plane") || t.contains("controller") || t.contains("log-cleaner")) {
+            return "broker";
+        }
+        return "other";
+    }
+
+    private static long usedHeapMiB() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
+    }
+
+    static String pod(String name) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"app\":\"load\"}},"
+                + "\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1.14.2\","
+                + "\"resources\":{\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}}}]}}";
+    }
+
+    static String deployment(String name, int replicas) {
+        return "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"" + name + "\"},"
+                + "\"spec\":{\"replicas\":" + replicas + ",\"selector\":{\"matchLabels\":{\"deploy\":\"" + name + "\"}},"
+                + "\"template\":{\"metadata\":{\"labels\":{\"deploy\":\"" + name + "\",\"app\":\"load\"}},"
+                + "\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1.14.2\","
+                + "\"resources\":{\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}}}]}}}}";
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.eventplane.launcher;
+
+import java.util.Arrays;
+
+/** Percentiles of a sample of durations in milliseconds, nearest-rank, as ClusterLoader2 reports them. */
+record Percentiles(int count, double p50, double p90, double p99, double max, double mean) {
+    static final Percentiles EMPTY = new Percentiles(0, 0, 0, 0, 0, 0);
+
+    static Percentiles of(double[] values) {
+        if (values.length == 0) {
+            return EMPTY;
+        }
+        double[] v = values.clone();
+        Arrays.sort(v);
+        double sum = 0;
+        for (double x : v) {
+            sum += x;
+        }
+        return new Percentiles(v.length, rank(v, 50), rank(v, 90), rank(v, 99), v[v.length - 1], sum / v.length);
+    }
+
+    static double rank(double[] sorted, double p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+}
