@@ -164,6 +164,9 @@ final class OpenApiSchemas {
                 return m;
             }
             case STRING -> {
+                if ("json-object".equals(s.getProp("k8s"))) {
+                    return primitive("object", null);
+                }
                 return "quantity".equals(s.getProp("k8s")) ? ref(QUANTITY) : primitive("string", null);
             }
             case INT -> {
