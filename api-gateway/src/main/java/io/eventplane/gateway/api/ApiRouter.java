@@ -41,7 +41,7 @@ public final class ApiRouter {
         this.reads = new ReadHandler(backend);
         this.writes = new WriteHandler(backend, submitter);
         this.deletes = new DeleteHandler(backend, submitter);
-        this.patches = new PatchHandler(backend, submitter);
+        this.patches = new PatchHandler(backend, submitter, writes);
         this.scales = new ScaleHandler(backend, submitter);
         this.watches = new WatchHandler(reads, new WatchStreamer(backend.view(), backend.config().partitions(),
                 backend.watchBuffer(), backend.clock()));

@@ -3,9 +3,12 @@ package io.eventplane.gateway.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.client.Requests;
+import io.eventplane.core.codec.DecodeException;
 import io.eventplane.core.codec.FieldValidation;
+import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.api.KubeStatus.Cause;
+import io.eventplane.gateway.fields.ManagedFields;
 import io.eventplane.gateway.patch.PatchApplier;
 import io.eventplane.gateway.patch.PatchException;
 import io.eventplane.log.Verb;
@@ -21,13 +24,17 @@ import org.apache.avro.specific.SpecificRecord;
 final class PatchHandler {
     private static final int ATTEMPTS = 5;
     private static final List<String> PATCH_TYPES = List.of(PatchApplier.Type.JSON.contentType(),
-            PatchApplier.Type.MERGE.contentType(), PatchApplier.Type.STRATEGIC.contentType());
+            PatchApplier.Type.MERGE.contentType(), PatchApplier.Type.STRATEGIC.contentType(),
+            "application/apply-patch+yaml");
+    private static final String APPLY_YAML = "application/apply-patch+yaml";
     private final Backend backend;
     private final Submitter submitter;
+    private final WriteHandler writes;
 
-    PatchHandler(Backend backend, Submitter submitter) {
+    PatchHandler(Backend backend, Submitter submitter, WriteHandler writes) {
         this.backend = backend;
         this.submitter = submitter;
+        this.writes = writes;
     }
 
     ApiResponse patch(ApiRequest request, ResourcePath path, boolean status) {
@@ -35,7 +42,13 @@ final class PatchHandler {
         if (status && !kind.hasStatus()) {
             throw new ApiException(Statuses.noSuchResource());
         }
+        if (APPLY_YAML.equals(request.contentType())) {
+            return apply(request, path, status);
+        }
         PatchApplier.Type type = patchType(request.contentType());
+        if (request.param("force") != null) {
+            throw new ApiException(Ownership.invalidOptions("force: Forbidden: may not be specified for non-apply patch"));
+        }
         JsonNode patch = parseJson(request.body());
         FieldValidation mode = BodyDecoder.mode(request);
         boolean dryRun = DryRun.requested(request);
@@ -44,7 +57,7 @@ final class PatchHandler {
             String currentRv = current.path("metadata").path("resourceVersion").asText("");
             JsonNode patched;
             try {
-                patched = PatchApplier.apply(type, current, patch);
+                patched = PatchApplier.apply(type, current.deepCopy(), patch);
             } catch (PatchException e) {
                 throw new ApiException(Statuses.invalid(kind, path.name(),
                         List.of(new Cause("FieldValueInvalid", "patch: Invalid value: " + e.getMessage(), "patch"))));
@@ -59,6 +72,8 @@ final class PatchHandler {
             if (rv.isEmpty()) {
                 meta.put("resourceVersion", currentRv);
             }
+            Ownership.recordUpdate(request, kind, current, (ObjectNode) patched, status ? "status" : "",
+                    backend.clock().instant());
             BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(patched, kind, mode);
             if (dryRun) {
                 return ApiResponse.json(200, Json.encodeObject(kind, body.object())).withWarnings(body.warnings());
@@ -78,11 +93,103 @@ final class PatchHandler {
         }
     }
 
-    private static PatchApplier.Type patchType(String contentType) {
-        if ("application/apply-patch+yaml".equals(contentType) || "application/apply-patch+cbor".equals(contentType)) {
-            throw new ApiException(Statuses.unsupportedMediaType(contentType + " (server-side apply is not supported "
-                    + "yet; use client-side kubectl apply)", PATCH_TYPES));
+    /**
+     * Server-side apply ({@code application/apply-patch+yaml}, JSON or YAML): the configuration is merged into the
+     * object with field ownership ({@link io.eventplane.gateway.fields.ManagedFields}); an apply to an object that does
+     * not exist creates it. Conflicts answer 409 unless {@code force=true}.
+     */
+    private ApiResponse apply(ApiRequest request, ResourcePath path, boolean status) {
+        KindInfo kind = path.kind();
+        String manager = request.param("fieldManager");
+        if (manager == null || manager.isEmpty()) {
+            throw new ApiException(Ownership.invalidOptions("fieldManager: Required value: is required for apply patch"));
         }
+        manager = Ownership.manager(request, kind, path.name());
+        boolean force = request.flag("force");
+        if (request.body().length == 0) {
+            throw new ApiException(Statuses.badRequest("the request body is empty"));
+        }
+        JsonNode config;
+        try {
+            config = KubeJson.parseTree(request.body());
+        } catch (DecodeException e) {
+            throw new ApiException(Statuses.badRequest("error decoding YAML: " + e.getMessage()));
+        }
+        if (!config.isObject()) {
+            throw new ApiException(Statuses.badRequest("the applied configuration must be an object"));
+        }
+        ObjectNode applied = (ObjectNode) config;
+        if (applied.path("kind").asText("").isEmpty() || applied.path("apiVersion").asText("").isEmpty()) {
+            throw new ApiException(Statuses.badRequest("invalid object: apiVersion and kind must be set in an applied "
+                    + "configuration"));
+        }
+        checkTypeMeta(kind, applied);
+        ObjectNode appliedMeta = metadata(applied);
+        String name = appliedMeta.path("name").asText("");
+        if (!name.isEmpty() && !name.equals(path.name())) {
+            throw new ApiException(Statuses.badRequest("the name of the object (" + name
+                    + ") does not match the name on the URL (" + path.name() + ")"));
+        }
+        String ns = appliedMeta.path("namespace").asText("");
+        if (kind.namespaced() && !ns.isEmpty() && !ns.equals(path.namespace())) {
+            throw new ApiException(Statuses.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request"));
+        }
+        FieldValidation mode = BodyDecoder.mode(request);
+        List<String> warnings = BodyDecoder.tree(applied, kind, mode).warnings(); // unknown fields, types
+        boolean dryRun = DryRun.requested(request);
+        String subresource = status ? "status" : "";
+        for (int attempt = 1; ; attempt++) {
+            var stored = backend.view().get(io.eventplane.core.Keys.of(kind.kind(), path.storedNamespace(), path.name()));
+            ObjectNode live = stored.map(o -> Json.encodeObject(kind, (SpecificRecord) o.getObject())).orElse(null);
+            if (live == null && status) {
+                throw new ApiException(Statuses.notFound(kind, path.name()));
+            }
+            ManagedFields.Applied result;
+            try {
+                result = ManagedFields.apply(Ownership.shape(kind), live, applied,
+                        live == null ? List.of() : ManagedFields.read(live), manager, subresource, kind.apiVersion(),
+                        force, backend.clock().instant());
+            } catch (ManagedFields.ConflictException e) {
+                throw new ApiException(Ownership.conflict(kind, path.name(), e));
+            }
+            ObjectNode merged = result.object();
+            ManagedFields.write(merged, result.entries());
+            ObjectNode meta = metadata(merged);
+            meta.put("name", path.name());
+            if (kind.namespaced()) {
+                meta.put("namespace", path.namespace());
+            }
+            if (live != null) {
+                meta.put("resourceVersion", live.path("metadata").path("resourceVersion").asText());
+            }
+            BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(merged, kind, FieldValidation.IGNORE);
+            int code = live == null ? 201 : 200;
+            if (live == null && kind.namespaced()) {
+                writes.requireLiveNamespace(kind, path.namespace(), path.name());
+            }
+            if (dryRun) {
+                return ApiResponse.json(code, Json.encodeObject(kind, body.object())).withWarnings(warnings);
+            }
+            try {
+                Verb verb = live == null ? Verb.CREATE : status ? Verb.UPDATE_STATUS : Verb.UPDATE;
+                Requests.Result r = submitter.forRequest(request).put(verb, kind, path.storedNamespace(), path.name(),
+                        body.object());
+                return ApiResponse.json(code, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
+                        .withWarnings(warnings);
+            } catch (ApiException e) {
+                // Someone wrote in between (or created the object first): apply again on the newer object.
+                boolean raced = e.status().code() == 409 && ("Conflict".equals(e.status().reason())
+                        || "AlreadyExists".equals(e.status().reason()));
+                if (!raced || attempt >= ATTEMPTS) {
+                    throw e;
+                }
+                pause(attempt);
+            }
+        }
+    }
+
+    private static PatchApplier.Type patchType(String contentType) {
         PatchApplier.Type type = PatchApplier.Type.of(contentType);
         if (type == null) {
             throw new ApiException(Statuses.unsupportedMediaType(contentType, PATCH_TYPES));

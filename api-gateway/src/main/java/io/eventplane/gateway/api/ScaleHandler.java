@@ -89,6 +89,7 @@ final class ScaleHandler {
             SpecificRecord spec = (SpecificRecord) ObjectAccess.field(current, "spec");
             SpecificRecord scaled = ObjectAccess.withMeta(
                     ObjectAccess.with(current, "spec", ObjectAccess.with(spec, "replicas", replicas)), meta);
+            scaled = Ownership.recordUpdate(request, kind, current, scaled, "scale", backend.clock().instant());
             if (DryRun.requested(request)) {
                 return ApiResponse.json(200, scale(kind, scaled));
             }

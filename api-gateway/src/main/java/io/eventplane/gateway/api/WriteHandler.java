@@ -21,6 +21,7 @@ final class WriteHandler {
     /** The alphabet of generateName suffixes: no vowels, no look-alikes (as Kubernetes). */
     private static final String SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
     private static final int GENERATE_ATTEMPTS = 3;
+    private static final int UPDATE_ATTEMPTS = 5;
     private final Backend backend;
     private final Submitter submitter;
     private final SecureRandom random = new SecureRandom();
@@ -49,6 +50,7 @@ final class WriteHandler {
             String name = generated ? generate + suffix() : given;
             SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(name)
                     .setNamespace(kind.namespaced() ? namespace : null).build());
+            object = Ownership.recordUpdate(request, kind, null, object, "", backend.clock().instant());
             if (DryRun.requested(request)) {
                 return ApiResponse.json(201, Json.encodeObject(kind, object)).withWarnings(body.warnings());
             }
@@ -78,16 +80,33 @@ final class WriteHandler {
                     + ") does not match the name on the URL (" + path.name() + ")"));
         }
         String namespace = requireNamespace(kind, path, meta);
-        SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
+        SpecificRecord written = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
                 .setNamespace(kind.namespaced() ? namespace : null).build());
-        if (DryRun.requested(request)) {
-            ReadHandler.current(backend.view(), path);
-            return ApiResponse.json(200, Json.encodeObject(kind, object)).withWarnings(body.warnings());
+        String givenRv = meta.getResourceVersion() == null ? "" : meta.getResourceVersion();
+        for (int attempt = 1; ; attempt++) {
+            SpecificRecord current = ReadHandler.current(backend.view(), path);
+            SpecificRecord object = Ownership.recordUpdate(request, kind, current, written, status ? "status" : "",
+                    backend.clock().instant());
+            if (givenRv.isEmpty()) {
+                // Field ownership was computed against this version: write exactly on it (retried on a conflict).
+                object = ObjectAccess.withMeta(object, ObjectMeta.newBuilder(ObjectAccess.meta(object))
+                        .setResourceVersion(ObjectAccess.meta(current).getResourceVersion()).build());
+            }
+            if (DryRun.requested(request)) {
+                return ApiResponse.json(200, Json.encodeObject(kind, object)).withWarnings(body.warnings());
+            }
+            try {
+                Requests.Result r = submitter.forRequest(request)
+                        .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
+                return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
+                        .withWarnings(body.warnings());
+            } catch (ApiException e) {
+                boolean conflict = e.status().code() == 409 && "Conflict".equals(e.status().reason());
+                if (!conflict || !givenRv.isEmpty() || attempt >= UPDATE_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
-        Requests.Result r = submitter.forRequest(request)
-                .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
-        return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
-                .withWarnings(body.warnings());
     }
 
     /** POST pods/{name}/binding with a v1 Binding: the scheduler's assignment of a pod to a node. */
@@ -136,7 +155,7 @@ final class WriteHandler {
     }
 
     /** Objects are created only in a namespace that exists and is not terminating. */
-    private void requireLiveNamespace(KindInfo kind, String namespace, String name) {
+    void requireLiveNamespace(KindInfo kind, String namespace, String name) {
         Optional<ObjectChanged> ns = backend.view().get(Keys.of(Kinds.NAMESPACE.kind(), "", namespace));
         if (ns.isEmpty()) {
             throw new ApiException(Statuses.notFound(Kinds.NAMESPACE, namespace));

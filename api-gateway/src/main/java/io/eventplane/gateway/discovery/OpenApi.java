@@ -10,8 +10,12 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * A minimal OpenAPI v3, without schemas: kubectl's default {@code apply} (validate=strict) only checks that each
- * kind's PATCH operation lists a {@code fieldValidation} parameter, then relies on the server's field validation.
+ * OpenAPI v3, one document per group-version, with the kinds' schemas generated from Avro ({@link OpenApiSchemas}):
+ * {@code kubectl explain} walks them, and kubectl's default {@code apply} (validate=strict) finds the
+ * {@code fieldValidation} parameter on each kind's PATCH and relies on the server's field validation.
+ *
+ * <p>The PATCH operations deliberately declare no request body: kubectl then computes strategic merge patches from
+ * its compiled-in Kubernetes types (exact patch tags) instead of from this document.
  */
 public final class OpenApi {
     private OpenApi() {
@@ -44,19 +48,47 @@ public final class OpenApi {
         doc.put("openapi", "3.0.0");
         doc.putObject("info").put("title", "Kubernetes").put("version", VersionInfo.GIT_VERSION);
         ObjectNode paths = doc.putObject("paths");
+        ObjectNode schemas = Json.object();
         for (KindInfo k : Kinds.served()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }
+            String root = OpenApiSchemas.addKind(schemas, k);
             String prefix = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
-            String object = prefix + (k.namespaced() ? "/namespaces/{namespace}/" : "/") + k.plural() + "/{name}";
-            paths.putObject(object).set("patch", patchOperation(k, k.kind()));
+            String collection = prefix + (k.namespaced() ? "/namespaces/{namespace}/" : "/") + k.plural();
+            String object = collection + "/{name}";
+            paths.putObject(collection).set("get", readOperation(k, "list", root, true));
+            ObjectNode item = paths.putObject(object);
+            item.set("get", readOperation(k, "read", root, false));
+            item.set("patch", patchOperation(k, k.kind()));
             if (k.hasStatus()) {
-                paths.putObject(object + "/status").set("patch", patchOperation(k, k.kind()));
+                ObjectNode st = paths.putObject(object + "/status");
+                st.set("get", readOperation(k, "readStatus", root, false));
+                st.set("patch", patchOperation(k, k.kind()));
             }
         }
-        doc.putObject("components").putObject("schemas");
+        doc.putObject("components").set("schemas", schemas);
         return doc;
+    }
+
+    /** GET of an object or a list; the response names the kind's schema (the list one as items of a list). */
+    private static ObjectNode readOperation(KindInfo k, String verb, String root, boolean list) {
+        ObjectNode op = Json.object();
+        op.put("operationId", verb + k.kind());
+        op.put("x-kubernetes-action", list ? "list" : "get");
+        op.putObject("x-kubernetes-group-version-kind").put("group", k.group()).put("version", k.version())
+                .put("kind", k.kind());
+        ObjectNode schema = op.putObject("responses").putObject("200").put("description", "OK")
+                .putObject("content").putObject("application/json").putObject("schema");
+        if (list) {
+            schema.put("type", "object");
+            ObjectNode items = schema.putObject("properties").putObject("items");
+            items.put("type", "array");
+            items.putObject("items").put("$ref", OpenApiSchemas.REF + root);
+        } else {
+            schema.put("$ref", OpenApiSchemas.REF + root);
+        }
+        return op;
     }
 
     private static ObjectNode patchOperation(KindInfo k, String kind) {

@@ -24,18 +24,6 @@ final class StrategicMergePatch {
     private static final String ORDER = "$setElementOrder/";
     private static final String DELETE_PRIMITIVE = "$deleteFromPrimitiveList/";
     private static final String RETAIN = "$retainKeys";
-    /** patchMergeKey of the list fields of the stored kinds, by field name. */
-    private static final Map<String, String> MERGE_KEYS = Map.ofEntries(
-            Map.entry("containers", "name"), Map.entry("initContainers", "name"),
-            Map.entry("ephemeralContainers", "name"), Map.entry("volumes", "name"), Map.entry("env", "name"),
-            Map.entry("imagePullSecrets", "name"), Map.entry("resourceClaims", "name"),
-            Map.entry("schedulingGates", "name"), Map.entry("ports", "containerPort"),
-            Map.entry("volumeMounts", "mountPath"), Map.entry("volumeDevices", "devicePath"),
-            Map.entry("conditions", "type"), Map.entry("addresses", "type"), Map.entry("ownerReferences", "uid"),
-            Map.entry("hostAliases", "ip"), Map.entry("podIPs", "ip"), Map.entry("hostIPs", "ip"),
-            Map.entry("topologySpreadConstraints", "topologyKey"));
-    /** Lists of strings that merge as sets (patchStrategy "merge"). */
-    private static final Set<String> SET_LISTS = Set.of("finalizers");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private StrategicMergePatch() {
@@ -127,7 +115,7 @@ final class StrategicMergePatch {
         }
         boolean objects = patch.size() > 0 && allObjects(patch);
         if (!objects) {
-            if (SET_LISTS.contains(field)) {
+            if (ListStrategies.isSet(field)) {
                 ArrayNode union = original.deepCopy();
                 for (JsonNode p : patch) {
                     if (!contains(union, p)) {
@@ -173,7 +161,7 @@ final class StrategicMergePatch {
 
     /** The table's key when the list is known, else {@code name} when every patch element carries one. */
     private static String mergeKey(String field, ArrayNode patch) {
-        String known = MERGE_KEYS.get(field);
+        String known = ListStrategies.mergeKey(field).orElse(null);
         if (known != null) {
             return known;
         }

@@ -128,6 +128,11 @@ public final class KubeJson {
         }
     }
 
+    /** One JSON or YAML document as a tree (server-side apply bodies); {@link DecodeException} when malformed. */
+    public static JsonNode parseTree(byte[] jsonOrYaml) {
+        return JsonTrees.parse(jsonOrYaml).root();
+    }
+
     /** {@link #parseObject(byte[], Class, FieldValidation, List)} of a document as {@code served} sends it. */
     public SpecificRecord parseObject(byte[] jsonOrYaml, KindInfo served, FieldValidation mode, List<String> warningsOut) {
         Optional<FieldRenames> renames = Kinds.renames(served);

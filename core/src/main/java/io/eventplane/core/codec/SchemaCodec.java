@@ -101,6 +101,9 @@ abstract class SchemaCodec {
                 case MAP -> new MapCodec(compile(s.getValueType()));
                 case STRING -> {
                     requireNoLogicalType(s);
+                    if ("json-object".equals(s.getProp("k8s"))) {
+                        yield new JsonObjectCodec();
+                    }
                     yield "quantity".equals(s.getProp("k8s")) ? new QuantityCodec() : new StringCodec();
                 }
                 case INT -> {
@@ -526,6 +529,44 @@ abstract class SchemaCodec {
     }
 
     /** resource.Quantity: a string or a JSON number (as Kubernetes accepts), validated, kept as written. */
+    /** A JSON object kept as its compact text ({@code k8s: json-object}): managedFields' FieldsV1. */
+    static final class JsonObjectCodec extends SchemaCodec {
+        private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
+                new com.fasterxml.jackson.databind.ObjectMapper();
+
+        @Override
+        boolean reads(JsonNodeType type) {
+            return type == JsonNodeType.OBJECT;
+        }
+
+        @Override
+        boolean writes(Object value) {
+            return value instanceof CharSequence;
+        }
+
+        @Override
+        String expected() {
+            return "object";
+        }
+
+        @Override
+        Object decode(JsonNode node, DecodeContext ctx) {
+            if (!node.isObject()) {
+                return ctx.mismatch(expected(), node);
+            }
+            return node.toString();
+        }
+
+        @Override
+        JsonNode encode(Object value) {
+            try {
+                return MAPPER.readTree(value.toString());
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("stored JSON object does not parse: " + value, e);
+            }
+        }
+    }
+
     static final class QuantityCodec extends SchemaCodec {
         @Override
         boolean reads(JsonNodeType type) {

@@ -113,6 +113,11 @@ public final class ObjectDecider {
         if (status) {
             // The status subresource changes status and nothing else.
             next = ObjectAccess.with(stored, "status", ObjectAccess.field(object, "status"));
+            if (in.getManagedFields() != null) {
+                // The gateway records who changed status (server-side apply field ownership).
+                next = ObjectAccess.withMeta(next, ObjectMeta.newBuilder(old).setManagedFields(in.getManagedFields())
+                        .build());
+            }
             List<StatusCause> causes = r.validateStatusUpdate(stored, next);
             if (!causes.isEmpty()) {
                 throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
@@ -130,7 +135,9 @@ public final class ObjectDecider {
                     .setDeletionTimestamp(old.getDeletionTimestamp())
                     .setDeletionGracePeriodSeconds(old.getDeletionGracePeriodSeconds())
                     .setGenerateName(in.getGenerateName() == null ? old.getGenerateName() : in.getGenerateName())
-                    .setGeneration(old.getGeneration());
+                    .setGeneration(old.getGeneration())
+                    // An update that does not speak of managedFields keeps them (as kube-apiserver does).
+                    .setManagedFields(in.getManagedFields() == null ? old.getManagedFields() : in.getManagedFields());
             next = ObjectAccess.withMeta(next, meta.build());
             List<StatusCause> causes = new ArrayList<>();
             if (old.getDeletionTimestamp() != null) {
