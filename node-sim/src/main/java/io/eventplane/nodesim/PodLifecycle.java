@@ -160,7 +160,7 @@ public final class PodLifecycle {
         return s != null && s.getPodIP() != null && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty();
     }
 
-    private static Pod creating(Pod pod, PodHost host, Instant now) {
+    static Pod creating(Pod pod, PodHost host, Instant now) {
         PodSpec spec = pod.getSpec();
         PodStatus status = status(pod);
         List<Container> init = list(spec.getInitContainers());
