@@ -279,7 +279,7 @@ public final class PodLifecycle {
                 .setState(ContainerState.newBuilder().setWaiting(ContainerStateWaiting.newBuilder().setReason(reason).build()).build())
                 .setLastState(new ContainerState())
                 .setReady(false).setStarted(false).setRestartCount(0)
-                .setImage(k.getImage()).setImageID("")
+.setImage(normalizeImage(k.getImage())).setImageID("")
                 .build();
     }
 
