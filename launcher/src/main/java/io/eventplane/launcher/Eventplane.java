@@ -21,6 +21,10 @@ public final class Eventplane {
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
                        measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
+              node     fail|recover <name> [--server URL] [--data-dir D]
+                       make a simulated node stop heartbeating (its Lease expires) or come back
+              bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000]
+                       measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s
               help     this text
             """;
 
@@ -39,6 +43,7 @@ public final class Eventplane {
                 case "up" -> UpCommand.run(Options.parse(rest), out, err);
                 case "history" -> HistoryCommand.run(Options.parse(rest), out, err);
                 case "bench" -> BenchCommand.run(Options.parse(rest), out, err);
+                case "node" -> NodeCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);

@@ -41,6 +41,11 @@ public record KubeletConfig(Duration pullMin, Duration pullMax, Duration shutdow
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, initial, max, backoffReset, syncDelay, images, seed);
     }
 
+    public KubeletConfig withSyncDelay(Duration d) {
+        return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, d, images,
+                seed);
+    }
+
     public KubeletConfig withImages(ImageRules rules) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
                 rules, seed);
