@@ -112,7 +112,21 @@ public final class NodeSimulator implements AutoCloseable {
             this.commands.put(n.name(), new Commands("node-sim/" + n.name(), clock));
         }
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
-                .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed());
+                .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
+                .withImages(imageRulesFromEnvironment());
+    }
+
+    /** {@code EVENTPLANE_NODESIM_IMAGES} ({@link ImageRules#parse}), or the default rules. */
+    static ImageRules imageRulesFromEnvironment() {
+        String text = io.eventplane.client.EventplaneConfig.setting("EVENTPLANE_NODESIM_IMAGES", "");
+        if (text == null || text.isBlank()) {
+            return ImageRules.defaults();
+        }
+        try {
+            return ImageRules.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("EVENTPLANE_NODESIM_IMAGES: " + e.getMessage());
+        }
     }
 
     /** How the kubelets time pulls, restarts and shutdowns (before {@link #start()}). */
@@ -138,6 +152,7 @@ public final class NodeSimulator implements AutoCloseable {
         });
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
+        view.indexPodsByNode();
         view.addListener(this::onChange);
         recorder = KafkaEventRecorder.start(config, sender, view, "node-sim-" + settings.namePrefix(), clock,
                 new EventOrigin("kubelet", null, "node-sim-" + settings.namePrefix()));
@@ -452,7 +467,7 @@ public final class NodeSimulator implements AutoCloseable {
     /** Pods on the node that hold resources (admitted, not finished), except {@code uid}. */
     private List<Pod> podsOn(String nodeName, String uid) {
         List<Pod> out = new ArrayList<>();
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
+        for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
             Pod p = (Pod) c.getObject();
             if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()) && !uid.equals(c.getUid())
                     && PodLifecycle.hasSandbox(p)) {
