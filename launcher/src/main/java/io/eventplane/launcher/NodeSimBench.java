@@ -10,7 +10,12 @@ import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodSpec;
+import io.eventplane.model.PodStatus;
+import io.eventplane.nodesim.KubeletConfig;
 import io.eventplane.nodesim.NodeShape;
+import io.eventplane.nodesim.PodBehavior;
+import io.eventplane.nodesim.PodLifecycle;
+import io.eventplane.nodesim.PodRun;
 import io.eventplane.nodesim.NodeSimSettings;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
@@ -23,7 +28,11 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -79,6 +88,7 @@ final class NodeSimBench {
                         leases.get(), leases.get() / wall, (heapAfter - heapBefore) / 1048576.0,
                         heapBefore / 1048576.0, heapAfter / 1048576.0);
 
+                decisionCapacity(out);
                 if (pods > 0) {
                     AtomicLong ready = new AtomicLong();
                     view.addListener(c -> {
@@ -110,6 +120,43 @@ final class NodeSimBench {
                 }
             }
         }
+    }
+
+    /**
+     * node-sim's own work per transition, without the writer: crash-looping pods advanced through their lives on a
+     * virtual clock by one thread, each status built and compared with the previous one as the shell does.
+     */
+    private static void decisionCapacity(PrintStream out) {
+        KubeletConfig config = KubeletConfig.defaults();
+        int podCount = 20_000;
+        long transitions = 0;
+        long t0 = System.nanoTime();
+        Instant start = Instant.parse("2025-01-01T00:00:00Z");
+        Set<String> images = new HashSet<>();
+        for (int i = 0; i < podCount; i++) {
+            Pod pod = Pod.newBuilder(pod("cap-" + i, "bench-1"))
+                    .setMetadata(ObjectMeta.newBuilder().setName("cap-" + i).setNamespace("default").setUid("uid-" + i)
+                            .setResourceVersion("1").setAnnotations(Map.of(PodBehavior.PREFIX + "run-duration", "30s",
+                                    PodBehavior.PREFIX + "exit-code", "1")).build()).build();
+            pod = PodLifecycle.creating(pod, new PodLifecycle.PodHost("bench-1", "10.1.0.1", "10.244.1.2"), start);
+            PodRun run = PodRun.start(pod, config, images, start);
+            for (int step = 0; step < 10; step++) {
+                Instant next = run.nextChangeAt().orElse(null);
+                if (next == null) {
+                    break;
+                }
+                run.advanceTo(pod, next);
+                run.takeEvents();
+                PodStatus status = run.status(pod);
+                if (!status.equals(pod.getStatus())) {
+                    pod = Pod.newBuilder(pod).setStatus(status).build();
+                    transitions++;
+                }
+            }
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        out.printf("decisions: %,d pod status transitions computed by one thread in %.2f s = %,.0f transitions/s "
+                + "(node-sim alone, no writer)%n", transitions, secs, transitions / secs);
     }
 
     private static boolean isReady(Pod p) {

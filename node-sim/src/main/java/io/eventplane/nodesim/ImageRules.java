@@ -22,7 +22,9 @@ public record ImageRules(List<Rule> rules) {
         boolean matches(String image) {
             Pattern p = Pattern.compile(java.util.Arrays.stream(pattern.split("\\*", -1)).map(Pattern::quote)
                     .reduce((x, y) -> x + ".*" + y).orElse(""));
-            return p.matcher(image).matches() || p.matcher(PodLifecycle.normalizeImage(image)).matches();
+            String normalized = PodLifecycle.normalizeImage(image);
+            return p.matcher(image).matches() || p.matcher(normalized).matches()
+                    || (!pattern.contains("*") && PodLifecycle.normalizeImage(pattern).equals(normalized));
         }
     }
 

@@ -39,7 +39,7 @@ public final class NodeAdmission {
 
     private static Pod rejected(Pod pod, String resource, long requested, long used, long capacity, Instant now) {
         PodStatus old = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
-        PodStatus status = PodStatus.newBuilder(old).setPhase("Failed").setReason("Out" + resource)
+        PodStatus status = PodStatus.newBuilder(old).setPhase("Failed").setReason("OutOf" + resource)
                 .setMessage("Pod was rejected: Node didn't have enough resource: " + resource + ", requested: "
                         + requested + ", used: " + used + ", capacity: " + capacity)
                 .setStartTime(old.getStartTime() == null ? now : old.getStartTime())

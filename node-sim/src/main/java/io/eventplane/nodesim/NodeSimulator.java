@@ -25,14 +25,12 @@ import io.eventplane.model.PodStatus;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -408,6 +406,7 @@ public final class NodeSimulator implements AutoCloseable {
                     if (host.podIP() != null) { // no address left on the node: stays Pending, as with a failing CNI
                         started.add(uid);
                         act(key, pod, node, cmdFor(node).updateStatus(PodLifecycle.creating(pod, host, now)));
+                        transitions.incrementAndGet();
                     }
                 }
             }
@@ -514,8 +513,7 @@ public final class NodeSimulator implements AutoCloseable {
         String existing = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
         String ip = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? node.internalIP()
                 : addresses.addressFor(pod.getMetadata().getUid(), node.podSubnet(), existing).orElse(null);
-        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip,
-                Collections.unmodifiableSet(images.get(node.name())));
+        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip);
     }
 
     private void forget(String key, String uid) {

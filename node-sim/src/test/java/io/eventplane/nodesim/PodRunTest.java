@@ -345,6 +345,9 @@ class PodRunTest {
             assertEquals(List.of(33L), h.times("c", "Terminated:Completed(0)"));
             assertEquals("Succeeded", h.phase());
             assertTrue(h.run.finished());
+            assertEquals(List.of("Killing spec.containers{c} Stopping container c"), h.events.stream()
+                    .filter(e -> e.reason().equals("Killing"))
+                    .map(e -> e.reason() + " " + e.involvedObject().getFieldPath() + " " + e.message()).toList());
         }
 
         @Test
@@ -501,6 +504,28 @@ class PodRunTest {
             assertEquals(List.of(1L, 12L, 33L), errors.subList(0, 3));
             assertEquals(List.of(2L, 13L, 34L), backoffs.subList(0, 3));
             assertTrue(h.events.stream().anyMatch(e -> e.message().equals("Error: ErrImagePull")));
+        }
+
+        @Test
+        @DisplayName("an IfNotPresent image already on the node is not pulled again; an Always (untagged) image is")
+        void imagesOnTheNode() {
+            Pod tagged = pod("Always", Map.of(), Container.newBuilder().setName("nginx").setImage("nginx:1.14.2")
+                    .setImagePullPolicy("IfNotPresent").build());
+            Pod untagged = pod("Always", Map.of(), Container.newBuilder().setName("nginx").setImage("nginx").build());
+            java.util.Set<String> node = new java.util.HashSet<>(java.util.Set.of("docker.io/library/nginx:1.14.2",
+                    "docker.io/library/nginx:latest"));
+
+            PodRun one = PodRun.start(tagged, PodRunHarness.CONFIG, node, PodRunHarness.T0);
+            PodRun two = PodRun.start(untagged, PodRunHarness.CONFIG, node, PodRunHarness.T0);
+            two.advanceTo(untagged, PodRunHarness.T0.plusSeconds(5));
+
+            assertEquals(List.of("Pulled spec.containers{nginx} Container image \"nginx:1.14.2\" already present on machine",
+                    "Created spec.containers{nginx} Created container: nginx",
+                    "Started spec.containers{nginx} Started container nginx"),
+                    one.takeEvents().stream().map(e -> e.reason() + " " + e.involvedObject().getFieldPath() + " "
+                            + e.message()).toList());
+            assertEquals(List.of("Pulling", "Pulled", "Created", "Started"),
+                    two.takeEvents().stream().map(EventNotice::reason).toList());
         }
 
         @Test
