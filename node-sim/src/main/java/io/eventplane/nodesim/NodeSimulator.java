@@ -42,20 +42,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * N simulated kubelets in one process: registers their Nodes and Leases (adopting those that already exist), renews
- * the Leases, and moves the pods bound to them through {@link PodLifecycle} by sending status updates and deletes to
- * the writer.
+ * the Leases every 10 s, reports node status every 5 minutes, and runs the pods bound to them: the sandbox
+ * ({@link PodLifecycle}, after {@link NodeAdmission}), then each pod's {@link PodRun}, whose statuses it sends as
+ * UPDATE_STATUS and whose end it follows with a DELETE (grace 0) once a deleted pod has stopped.
  *
- * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it and asks the lifecycle what
- * comes next. A delayed step stays planned while the pod stays in the same stage; when it is due the pod is read and
- * decided again. Every command carries the resourceVersion it was decided on; a conflict is simply followed by the
- * next change, and a command that shows no effect is retried after {@link NodeSimSettings#retryAfter()}. All work runs
- * on one scheduler thread, so the simulator's own state needs no locks.
+ * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it, advances the pod's run to now
+ * and plans the next evaluation for the run's next change. Every command carries the resourceVersion it was decided
+ * on; a conflict is followed by the next change, and a command that shows no effect is retried after
+ * {@link NodeSimSettings#retryAfter()}. All work runs on one scheduler thread, so the simulator's own state needs no
+ * locks. A Node annotated {@code sim.eventplane.io/node-state: failed} ({@link NodeFailure}) is left alone (no lease,
+ * no status, no pod work) until the annotation goes.
  *
  * <p>Events, as a kubelet records them (source kubelet, host the node): the node's start when it registers
- * ({@link KubeletEvents#nodeStarting}), and the events each pod step carries (Pulling, Pulled, Created, Started,
- * Killing), recorded when the step's command is first sent: a step re-sent because it showed no effect, or decided
- * again after a conflict, does not record its events twice. Each node remembers the images its pods pulled, so an
- * IfNotPresent image is pulled once per node.
+ * ({@link KubeletEvents#nodeStarting}), and what each pod's run records (Pulling, Pulled, Created, Started, BackOff,
+ * Unhealthy, Killing, ...). A run rebuilt after a restart of node-sim records nothing of what happened before.
  */
 public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);

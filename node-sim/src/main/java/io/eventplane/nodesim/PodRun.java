@@ -342,7 +342,8 @@ public final class PodRun {
         imagesOnNode.add(normalized);
         c.imageID = PodLifecycle.imageID(image);
         events.add(EventNotice.normal(c.ref(), "Pulled", "Successfully pulled image \"" + image + "\" in "
-                + KubeletEvents.go(took) + ". Image size: " + KubeletEvents.imageSize(normalized) + " bytes."));
+                + KubeletEvents.go(took) + " (" + KubeletEvents.go(took) + " including waiting). Image size: "
+                + KubeletEvents.imageSize(normalized) + " bytes."));
         create(c, t);
     }
 
