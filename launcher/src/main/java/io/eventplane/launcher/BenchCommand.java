@@ -38,13 +38,14 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!java.util.Set.of("writer", "view", "replay", "scheduler").contains(mode)) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] "
-                    + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]");
+                    + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -74,6 +75,11 @@ final class BenchCommand {
             }
             if (mode.equals("scheduler")) {
                 return SchedulerBench.run(config, work, options, out, err);
+            }
+            if (mode.equals("nodesim")) {
+                NodeSimBench.run(config, work, options.intValue("nodes", 5_000), options.intValue("seconds", 30),
+                        options.intValue("pods", 4_000), out);
+                return 0;
             }
             if (mode.equals("view")) {
                 ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);

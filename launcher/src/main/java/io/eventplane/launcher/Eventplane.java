@@ -43,6 +43,10 @@ public final class Eventplane {
                        measure replay (changes/s) and time travel (with and without a snapshot)
               bench    scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] [--paced-pods 1000] [--rate 200]
                        measure the scheduler: pods/s bound (committed to the log), decision and binding latency
+              node     fail|recover <name> [--server URL] [--data-dir D]
+                       make a simulated node stop heartbeating (its Lease expires) or come back
+              bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000]
+                       measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s
               help     this text
             """;
 
@@ -67,6 +71,7 @@ public final class Eventplane {
                 case "replay" -> ReplayCommand.run(Options.parse(rest), out, err);
                 case "whatif" -> WhatIfCommand.run(Options.parse(rest), out, err);
                 case "loadtest" -> LoadTestCommand.run(Options.parse(rest), out, err);
+                case "node" -> NodeCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);

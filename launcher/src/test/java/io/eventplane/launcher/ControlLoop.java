@@ -4,6 +4,7 @@ import io.eventplane.client.CommandSender;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.ViewWaiter;
+import io.eventplane.nodesim.KubeletConfig;
 import io.eventplane.nodesim.NodeShape;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.scheduler.SchedulerService;
@@ -30,6 +31,13 @@ final class ControlLoop implements AutoCloseable {
     private SchedulerService scheduler;
     private CommandSender sender;
     private EventplaneConfig config;
+    private KubeletConfig kubelet;
+
+    /** The simulated kubelets' timing (before {@link #start}); node-sim's defaults otherwise. */
+    ControlLoop withKubelet(KubeletConfig config) {
+        this.kubelet = config;
+        return this;
+    }
 
     /** Starts every part under dir and waits until all are ready. */
     ControlLoop start(Path dir) {
@@ -40,7 +48,11 @@ final class ControlLoop implements AutoCloseable {
         view = new ObjectView(config, "test-view");
         view.addListener(waiter);
         view.start();
-        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC()).start();
+        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC());
+        if (kubelet != null) {
+            nodes.withKubelet(kubelet);
+        }
+        nodes.start();
         scheduler = new SchedulerService(config, "scheduler").start();
         sender = new CommandSender(config, "test-user");
         waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),

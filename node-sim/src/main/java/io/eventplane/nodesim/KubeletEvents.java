@@ -2,92 +2,15 @@ package io.eventplane.nodesim;
 
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.client.events.ObjectReferences;
-import io.eventplane.core.decide.PodRules;
-import io.eventplane.model.Container;
-import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.ObjectReference;
-import io.eventplane.model.Pod;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /** The Events a kubelet of Kubernetes 1.32 records about pods and its node, worded as it words them. Pure. */
 public final class KubeletEvents {
     private KubeletEvents() {
-    }
-
-    /**
-     * Starting a pod's containers, init containers first, each about {@code spec.containers{name}} (or
-     * {@code spec.initContainers{name}}): Pulling + Pulled (or Pulled "already present" when the policy lets the
-     * node's copy serve), Created, Started (POD-4.8). The pull took from the sandbox (status.startTime) until now.
-     *
-     * @param imagesOnNode normalized images already on the node
-     */
-    public static List<EventNotice> containersStarting(Pod pod, Set<String> imagesOnNode, Instant now) {
-        ObjectReference ref = ObjectReferences.of(pod);
-        Instant sandbox = pod.getStatus() == null ? null : pod.getStatus().getStartTime();
-        Duration pull = sandbox == null || sandbox.isAfter(now) ? Duration.ZERO : Duration.between(sandbox, now);
-        Set<String> present = new HashSet<>(imagesOnNode);
-        List<EventNotice> out = new ArrayList<>();
-        List<Container> init = pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
-        List<Container> app = pod.getSpec().getContainers() == null ? List.of() : pod.getSpec().getContainers();
-        for (Container k : init) {
-            starting(out, ObjectReferences.withFieldPath(ref, ObjectReferences.containerPath(true, k.getName())), k,
-                    present, pull);
-        }
-        for (Container k : app) {
-            starting(out, ObjectReferences.withFieldPath(ref, ObjectReferences.containerPath(false, k.getName())), k,
-                    present, pull);
-        }
-        return out;
-    }
-
-    private static void starting(List<EventNotice> out, ObjectReference ref, Container k, Set<String> present,
-                                 Duration pull) {
-        String image = k.getImage() == null ? "" : k.getImage();
-        String policy = k.getImagePullPolicy() != null ? k.getImagePullPolicy()
-                : image.isEmpty() ? "IfNotPresent" : PodRules.imagePullPolicy(image);
-        String normalized = PodLifecycle.normalizeImage(image);
-        // The simulator has every image it is told never to pull.
-        boolean usePresent = "Never".equals(policy) || ("IfNotPresent".equals(policy) && present.contains(normalized));
-        if (usePresent) {
-            out.add(EventNotice.normal(ref, "Pulled", "Container image \"" + image + "\" already present on machine"));
-        } else {
-            out.add(EventNotice.normal(ref, "Pulling", "Pulling image \"" + image + "\""));
-            out.add(EventNotice.normal(ref, "Pulled", "Successfully pulled image \"" + image + "\" in " + go(pull)
-                    + " (" + go(pull) + " including waiting). Image size: " + imageSize(normalized) + " bytes."));
-            present.add(normalized);
-        }
-        out.add(EventNotice.normal(ref, "Created", "Created container: " + k.getName()));
-        out.add(EventNotice.normal(ref, "Started", "Started container " + k.getName()));
-    }
-
-    /** Stopping a pod: Killing "Stopping container nginx" for each container that runs. */
-    public static List<EventNotice> containersStopping(Pod pod) {
-        ObjectReference ref = ObjectReferences.of(pod);
-        List<EventNotice> out = new ArrayList<>();
-        if (pod.getStatus() == null) {
-            return out;
-        }
-        stopping(out, ref, pod.getStatus().getInitContainerStatuses(), true);
-        stopping(out, ref, pod.getStatus().getContainerStatuses(), false);
-        return out;
-    }
-
-    private static void stopping(List<EventNotice> out, ObjectReference ref, List<ContainerStatus> statuses, boolean init) {
-        if (statuses == null) {
-            return;
-        }
-        for (ContainerStatus s : statuses) {
-            if (s.getState() != null && s.getState().getRunning() != null) {
-                out.add(EventNotice.normal(ObjectReferences.withFieldPath(ref,
-                        ObjectReferences.containerPath(init, s.getName())), "Killing", "Stopping container " + s.getName()));
-            }
-        }
     }
 
     /**

@@ -18,15 +18,19 @@ import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.PodStatus;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,26 +42,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * N simulated kubelets in one process: registers their Nodes and Leases (adopting those that already exist), renews
- * the Leases, and moves the pods bound to them through {@link PodLifecycle} by sending status updates and deletes to
- * the writer.
+ * the Leases every 10 s, reports node status every 5 minutes, and runs the pods bound to them: the sandbox
+ * ({@link PodLifecycle}, after {@link NodeAdmission}), then each pod's {@link PodRun}, whose statuses it sends as
+ * UPDATE_STATUS and whose end it follows with a DELETE (grace 0) once a deleted pod has stopped.
  *
- * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it and asks the lifecycle what
- * comes next. A delayed step stays planned while the pod stays in the same stage; when it is due the pod is read and
- * decided again. Every command carries the resourceVersion it was decided on; a conflict is simply followed by the
- * next change, and a command that shows no effect is retried after {@link NodeSimSettings#retryAfter()}. All work runs
- * on one scheduler thread, so the simulator's own state needs no locks.
+ * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it, advances the pod's run to now
+ * and plans the next evaluation for the run's next change. Every command carries the resourceVersion it was decided
+ * on; a conflict is followed by the next change, and a command that shows no effect is retried after
+ * {@link NodeSimSettings#retryAfter()}. All work runs on one scheduler thread, so the simulator's own state needs no
+ * locks. A Node annotated {@code sim.eventplane.io/node-state: failed} ({@link NodeFailure}) is left alone (no lease,
+ * no status, no pod work) until the annotation goes.
  *
  * <p>Events, as a kubelet records them (source kubelet, host the node): the node's start when it registers
- * ({@link KubeletEvents#nodeStarting}), and the events each pod step carries (Pulling, Pulled, Created, Started,
- * Killing), recorded when the step's command is first sent: a step re-sent because it showed no effect, or decided
- * again after a conflict, does not record its events twice. Each node remembers the images its pods pulled, so an
- * IfNotPresent image is pulled once per node.
+ * ({@link KubeletEvents#nodeStarting}), and what each pod's run records (Pulling, Pulled, Created, Started, BackOff,
+ * Unhealthy, Killing, ...). A run rebuilt after a restart of node-sim records nothing of what happened before.
  */
 public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
     private static final int MAX_ATTEMPTS = 5;
+    private static final Duration NODE_STATUS_EVERY = Duration.ofMinutes(5);
 
-    private record Planned(String stage, ScheduledFuture<?> task) {
+    private record Planned(Instant at, ScheduledFuture<?> task) {
     }
 
     /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
@@ -70,15 +75,20 @@ public final class NodeSimulator implements AutoCloseable {
     private final NodeSimSettings settings;
     private final Map<String, SimNode> nodes = new LinkedHashMap<>();
     private final Map<String, Commands> commands = new HashMap<>();
-    private final PodLifecycle lifecycle;
+    private KubeletConfig kubelet;
+    /** What runs in each pod's containers, by pod uid. */
+    private final Map<String, PodRun> runs = new HashMap<>();
+    /** Pods whose sandbox this process created: their history is recorded from the start. */
+    private final Set<String> started = new HashSet<>();
+    /** Nodes told to fail: no lease renewal, no status, no pod work. */
+    private final Set<String> failed = ConcurrentHashMap.newKeySet();
+    private final AtomicLong transitions = new AtomicLong();
     private final PodIpAllocator addresses = new PodIpAllocator();
     private final Map<String, Planned> planned = new HashMap<>();
     private final Map<String, Sent> sent = new HashMap<>();
     private final Map<String, EventRecorder> kubelets = new HashMap<>();
     /** Normalized images on each node. */
     private final Map<String, Set<String>> images = new HashMap<>();
-    /** The steps whose events were recorded, by pod uid. */
-    private final Map<String, Set<String>> recordedSteps = new HashMap<>();
     private KafkaEventRecorder recorder;
     private ScheduledExecutorService executor;
     private ObjectView view;
@@ -99,8 +109,33 @@ public final class NodeSimulator implements AutoCloseable {
             this.nodes.put(n.name(), n);
             this.commands.put(n.name(), new Commands("node-sim/" + n.name(), clock));
         }
-        this.lifecycle = new PodLifecycle(settings.startDelayMin(), settings.startDelayMax(), settings.shutdownDelay(),
-                new Random(settings.seed()));
+        this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
+                .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
+                .withImages(imageRulesFromEnvironment());
+    }
+
+    /** {@code EVENTPLANE_NODESIM_IMAGES} ({@link ImageRules#parse}), or the default rules. */
+    static ImageRules imageRulesFromEnvironment() {
+        String text = io.eventplane.client.EventplaneConfig.setting("EVENTPLANE_NODESIM_IMAGES", "");
+        if (text == null || text.isBlank()) {
+            return ImageRules.defaults();
+        }
+        try {
+            return ImageRules.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("EVENTPLANE_NODESIM_IMAGES: " + e.getMessage());
+        }
+    }
+
+    /** How the kubelets time pulls, restarts and shutdowns (before {@link #start()}). */
+    public NodeSimulator withKubelet(KubeletConfig config) {
+        this.kubelet = config;
+        return this;
+    }
+
+    /** Pod status updates sent so far (each one a transition the kubelet reported). */
+    public long statusTransitions() {
+        return transitions.get();
     }
 
     public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock) {
@@ -115,6 +150,7 @@ public final class NodeSimulator implements AutoCloseable {
         });
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
+        view.indexPodsByNode();
         view.addListener(this::onChange);
         recorder = KafkaEventRecorder.start(config, sender, view, "node-sim-" + settings.namePrefix(), clock,
                 new EventOrigin("kubelet", null, "node-sim-" + settings.namePrefix()));
@@ -159,14 +195,27 @@ public final class NodeSimulator implements AutoCloseable {
                 if (change.getType() == ChangeType.DELETED) {
                     run(() -> forget(key, change.getUid()));
                 } else {
-                    run(() -> evaluate(key, null));
+                    run(() -> evaluate(key));
                 }
+            }
+        } else if (kind.equals(Kinds.NODE.kind()) && change.getType() != ChangeType.DELETED
+                && nodes.containsKey(change.getName())) {
+            Node node = (Node) change.getObject();
+            boolean fail = NodeFailure.FAILED.equals(NodeFailure.requested(node));
+            SimNode n = nodes.get(change.getName());
+            if (fail && failed.add(n.name())) {
+                LOG.info("node-sim: {} fails: no more leases, status or pod work until it recovers", n.name());
+            } else if (!fail && failed.remove(n.name())) {
+                LOG.info("node-sim: {} recovers", n.name());
+                run(() -> recover(n));
             }
         } else if (change.getType() == ChangeType.DELETED && nodes.containsKey(change.getName())
                 && (kind.equals(Kinds.NODE.kind())
                 || (kind.equals(Kinds.LEASE.kind()) && NodeTemplates.LEASE_NAMESPACE.equals(change.getNamespace())))) {
             SimNode n = nodes.get(change.getName());
-            run(() -> register(n)); // a kubelet registers again when its Node or Lease is removed
+            if (!failed.contains(n.name())) {
+                run(() -> register(n)); // a kubelet registers again when its Node or Lease is removed
+            }
         }
     }
 
@@ -200,6 +249,12 @@ public final class NodeSimulator implements AutoCloseable {
         }
         int adopted = 0;
         for (SimNode n : nodes.values()) {
+            Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+            if (existing.isPresent() && NodeFailure.FAILED.equals(NodeFailure.requested(existing.get()))) {
+                failed.add(n.name());
+                adopted++;
+                continue;
+            }
             adopted += register(n) ? 1 : 0;
         }
         active = true;
@@ -207,7 +262,7 @@ public final class NodeSimulator implements AutoCloseable {
         for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
             Pod pod = (Pod) c.getObject();
             if (pod.getSpec() != null && nodes.containsKey(pod.getSpec().getNodeName())) {
-                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()), null);
+                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
                 pods++;
             }
         }
@@ -219,8 +274,49 @@ public final class NodeSimulator implements AutoCloseable {
                 LOG.warn("node-sim: lease renewal failed: {}", e.toString(), e);
             }
         }, every, every, TimeUnit.MILLISECONDS);
+        long status = NODE_STATUS_EVERY.toMillis();
+        executor.scheduleAtFixedRate(() -> safely(this::reportNodeStatus), status, status, TimeUnit.MILLISECONDS);
         LOG.info("node-sim: {} node(s) registered ({} adopted), {} pod(s) already bound to them; leases renewed every {}",
                 nodes.size(), adopted, pods, settings.leaseRenewInterval());
+    }
+
+    /** A failed node comes back: it reports Ready, renews its Lease, and picks up its pods where they are. */
+    private void recover(SimNode n) {
+        Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        if (existing.isEmpty()) {
+            register(n);
+            return;
+        }
+        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
+        renewLease(n);
+        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
+            Pod pod = (Pod) c.getObject();
+            if (pod.getSpec() != null && n.name().equals(pod.getSpec().getNodeName())) {
+                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
+            }
+        }
+    }
+
+    /** Every 5 minutes a kubelet reports its node's status even when nothing changed (the conditions' heartbeats). */
+    private void reportNodeStatus() {
+        for (SimNode n : nodes.values()) {
+            if (!failed.contains(n.name())) {
+                view.get(nodeKey(n)).ifPresent(c -> send(commands.get(n.name()).updateStatus(
+                        NodeTemplates.withFreshStatus((Node) c.getObject(), n, shape, clock.instant()))));
+            }
+        }
+    }
+
+    private void renewLease(SimNode n) {
+        Optional<ObjectChanged> lease = view.get(leaseKey(n));
+        Commands cmd = commands.get(n.name());
+        if (lease.isEmpty()) {
+            String uid = view.get(nodeKey(n)).map(c -> c.getUid()).orElse(null);
+            send(cmd.create(NodeTemplates.lease(n.name(), uid, settings.leaseDurationSeconds(), clock.instant())));
+        } else {
+            send(cmd.update(NodeTemplates.renewed((Lease) lease.get().getObject(), n.name(),
+                    settings.leaseDurationSeconds(), clock.instant())));
+        }
     }
 
     /** Creates the node and its Lease, or adopts them when they exist. Answers whether the node existed. */
@@ -247,6 +343,9 @@ public final class NodeSimulator implements AutoCloseable {
     private void renewLeases() {
         int renewed = 0;
         for (SimNode n : nodes.values()) {
+            if (failed.contains(n.name())) {
+                continue;
+            }
             Optional<ObjectChanged> lease = view.get(leaseKey(n));
             Commands cmd = commands.get(n.name());
             if (lease.isEmpty()) {
@@ -262,10 +361,11 @@ public final class NodeSimulator implements AutoCloseable {
     }
 
     /**
-     * Decides the pod's next step from its current state. {@code due} names the stage whose delay just ran out: if the
-     * pod is still in it, the step is taken now.
+     * Reads the pod and moves it on: the sandbox (after admission) when it has none, else its {@link PodRun} advanced to
+     * now, whose status is sent when it differs from the stored one, and whose next change is planned. A deleted pod
+     * whose containers all stopped and whose terminal phase is stored is removed (grace 0).
      */
-    private void evaluate(String key, String due) {
+    private void evaluate(String key) {
         Optional<ObjectChanged> change = view.get(key);
         if (change.isEmpty()) {
             cancel(key);
@@ -274,7 +374,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         Pod pod = (Pod) change.get().getObject();
         SimNode node = pod.getSpec() == null ? null : nodes.get(pod.getSpec().getNodeName());
-        if (node == null) {
+        if (node == null || failed.contains(node.name())) {
             cancel(key);
             return;
         }
@@ -282,63 +382,116 @@ public final class NodeSimulator implements AutoCloseable {
         Sent pending = sent.get(key);
         if (pending != null) {
             if (pending.resourceVersion().equals(rv)) {
-                return; // our command for this version is on its way
+                return; // our command for this version is on its way; its change brings us back
             }
             sent.remove(key);
         }
-        Optional<PodLifecycle.Step> step = lifecycle.next(pod, host(pod, node), clock.instant());
-        if (step.isEmpty()) {
-            cancel(key);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // what the log keeps: a status compares equal
+        String uid = pod.getMetadata().getUid();
+        boolean deleting = pod.getMetadata().getDeletionTimestamp() != null;
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        boolean terminal = "Succeeded".equals(phase) || "Failed".equals(phase);
+        PodRun run = runs.get(uid);
+        if (run == null && !PodLifecycle.hasSandbox(pod)) {
+            if (deleting) {
+                removeIfAllowed(key, pod, node);
+            } else if (!terminal) {
+                Optional<Pod> rejected = NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now);
+                if (rejected.isPresent()) {
+                    kubelets.get(node.name()).record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.of(pod),
+                            rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
+                    act(key, pod, node, cmdFor(node).updateStatus(rejected.get()));
+                } else {
+                    PodLifecycle.PodHost host = host(pod, node);
+                    if (host.podIP() != null) { // no address left on the node: stays Pending, as with a failing CNI
+                        started.add(uid);
+                        act(key, pod, node, cmdFor(node).updateStatus(PodLifecycle.creating(pod, host, now)));
+                        transitions.incrementAndGet();
+                    }
+                }
+            }
             return;
         }
-        PodLifecycle.Step s = step.get();
-        if (s.stage().equals(due) || s.delay().isZero() || s.delay().isNegative()) {
-            cancel(key);
-            act(key, pod, node, s, 1);
+        if (run == null) {
+            if (terminal && !deleting) {
+                return; // finished before this node-sim started
+            }
+            Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
+            run = PodRun.start(pod, kubelet, images.get(node.name()), since);
+            runs.put(uid, run);
+            if (!started.remove(uid)) {
+                run.advanceTo(pod, now);
+                run.takeEvents(); // a restarted kubelet does not record again what happened before it came back
+            }
+        }
+        run.advanceTo(pod, now);
+        EventRecorder recorder = kubelets.get(node.name());
+        run.takeEvents().forEach(recorder::record);
+        PodStatus next = run.status(pod);
+        if (!next.equals(pod.getStatus())) {
+            act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
+            transitions.incrementAndGet();
+        } else if (deleting && run.finished()) {
+            removeIfAllowed(key, pod, node);
+        }
+        plan(key, run.nextChangeAt().orElse(null), now);
+    }
+
+    /** The kubelet's DELETE with grace 0 once it has stopped the pod; nothing while finalizers hold a force-deleted pod. */
+    private void removeIfAllowed(String key, Pod pod, SimNode node) {
+        ObjectMeta meta = pod.getMetadata();
+        boolean forced = meta.getDeletionGracePeriodSeconds() != null && meta.getDeletionGracePeriodSeconds() == 0;
+        if (forced && meta.getFinalizers() != null && !meta.getFinalizers().isEmpty()) {
             return;
         }
+        act(key, pod, node, cmdFor(node).delete(Kinds.POD, meta.getNamespace(), meta.getName(), 0L, meta.getUid()));
+    }
+
+    private void plan(String key, Instant at, Instant now) {
         Planned p = planned.get(key);
-        if (p != null && p.stage().equals(s.stage())) {
-            return; // already planned; a change that keeps the pod in its stage does not restart the delay
+        if (p != null && p.at().equals(at)) {
+            return;
         }
         cancel(key);
-        String stage = s.stage();
-        planned.put(key, new Planned(stage, executor.schedule(() -> {
-            planned.remove(key);
-            safely(() -> evaluate(key, stage));
-        }, s.delay().toMillis(), TimeUnit.MILLISECONDS)));
-        LOG.debug("node-sim: {} {} planned in {} ms", key, stage, s.delay().toMillis());
-    }
-
-    private void act(String key, Pod pod, SimNode node, PodLifecycle.Step step, int attempt) {
-        String rv = pod.getMetadata().getResourceVersion();
-        Commands cmd = commands.get(node.name());
-        Command command;
-        if (step instanceof PodLifecycle.UpdateStatus u) {
-            command = cmd.updateStatus(u.pod());
-        } else {
-            PodLifecycle.Delete d = (PodLifecycle.Delete) step;
-            command = cmd.delete(Kinds.POD, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), 0L, d.uid());
-        }
-        LOG.debug("node-sim: {} {} {} at resourceVersion {}", node.name(), step.stage(), key, rv);
-        sent.put(key, new Sent(rv, attempt));
-        send(command);
-        recordOnce(pod, node, step);
-        executor.schedule(() -> safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    private void recordOnce(Pod pod, SimNode node, PodLifecycle.Step step) {
-        if (step.stage().equals(PodLifecycle.START_CONTAINERS)) {
-            images.get(node.name()).addAll(PodLifecycle.images(pod));
-        }
-        if (step.events().isEmpty()
-                || !recordedSteps.computeIfAbsent(pod.getMetadata().getUid(), u -> new HashSet<>()).add(step.stage())) {
+        if (at == null) {
             return;
         }
-        EventRecorder kubelet = kubelets.get(node.name());
-        for (EventNotice e : step.events()) {
-            kubelet.record(e);
+        long delay = Math.max(0, Duration.between(now, at).toMillis());
+        planned.put(key, new Planned(at, executor.schedule(() -> {
+            planned.remove(key);
+            safely(() -> evaluate(key));
+        }, delay, TimeUnit.MILLISECONDS)));
+    }
+
+    /** Pods on the node that hold resources (admitted, not finished), except {@code uid}. */
+    private List<Pod> podsOn(String nodeName, String uid) {
+        List<Pod> out = new ArrayList<>();
+        for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
+            Pod p = (Pod) c.getObject();
+            if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()) && !uid.equals(c.getUid())
+                    && PodLifecycle.hasSandbox(p)) {
+                String ph = p.getStatus().getPhase();
+                if (!"Succeeded".equals(ph) && !"Failed".equals(ph)) {
+                    out.add(p);
+                }
+            }
         }
+        return out;
+    }
+
+    private Commands cmdFor(SimNode node) {
+        return commands.get(node.name());
+    }
+
+    private void act(String key, Pod pod, SimNode node, Command command) {
+        String rv = pod.getMetadata().getResourceVersion();
+        LOG.debug("node-sim: {} {} {} at resourceVersion {}", node.name(), command.getVerb(), key, rv);
+        Sent before = sent.get(key);
+        int attempt = before != null && (before.resourceVersion().equals(rv) || before.resourceVersion().equals("retry:" + rv))
+                ? before.attempts() + 1 : 1;
+        sent.put(key, new Sent(rv, attempt));
+        send(command);
+        executor.schedule(() -> safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The view still shows the version our command was decided on: it was lost or rejected; decide again. */
@@ -347,36 +500,28 @@ public final class NodeSimulator implements AutoCloseable {
         if (s == null || !s.resourceVersion().equals(rv)) {
             return;
         }
-        sent.remove(key);
         if (s.attempts() >= MAX_ATTEMPTS) {
             LOG.warn("node-sim: {} shows no effect of {} commands at resourceVersion {}; waiting for its next change",
                     key, s.attempts(), rv);
             return;
         }
-        Optional<ObjectChanged> change = view.get(key);
-        if (change.isEmpty()) {
-            return;
-        }
-        Pod pod = (Pod) change.get().getObject();
-        SimNode node = nodes.get(pod.getSpec().getNodeName());
-        if (node != null && rv.equals(pod.getMetadata().getResourceVersion())) {
-            lifecycle.next(pod, host(pod, node), clock.instant()).ifPresent(step -> act(key, pod, node, step, s.attempts() + 1));
-        }
+        sent.put(key, new Sent("retry:" + rv, s.attempts()));
+        evaluate(key);
     }
 
     private PodLifecycle.PodHost host(Pod pod, SimNode node) {
         String existing = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
         String ip = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? node.internalIP()
                 : addresses.addressFor(pod.getMetadata().getUid(), node.podSubnet(), existing).orElse(null);
-        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip,
-                Collections.unmodifiableSet(images.get(node.name())));
+        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip);
     }
 
     private void forget(String key, String uid) {
         cancel(key);
         sent.remove(key);
         addresses.release(uid);
-        recordedSteps.remove(uid);
+        runs.remove(uid);
+        started.remove(uid);
         LOG.debug("node-sim: {} gone", key);
     }
 

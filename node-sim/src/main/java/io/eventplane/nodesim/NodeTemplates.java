@@ -22,6 +22,8 @@ import java.util.UUID;
 /** The Node and Lease objects a kubelet of Kubernetes 1.32 registers and keeps up to date. Pure. */
 public final class NodeTemplates {
     public static final String LEASE_NAMESPACE = "kube-node-lease";
+    /** The region every simulated node is in (its zones are zone-a, zone-b, zone-c). */
+    public static final String REGION = "sim-region-1";
     public static final String KUBELET_VERSION = "v1.32.5-eventplane";
     public static final String RUNTIME_VERSION = "eventplane-sim://0.1";
 
@@ -36,6 +38,7 @@ public final class NodeTemplates {
         labels.put("kubernetes.io/hostname", sim.name());
         labels.put("kubernetes.io/os", "linux");
         labels.put("node.kubernetes.io/instance-type", shape.instanceType());
+        labels.put("topology.kubernetes.io/region", REGION);
         labels.put("topology.kubernetes.io/zone", sim.zone());
         ObjectMeta meta = ObjectMeta.newBuilder().setName(sim.name()).setLabels(labels)
                 .setAnnotations(Map.of("node.alpha.kubernetes.io/ttl", "0",

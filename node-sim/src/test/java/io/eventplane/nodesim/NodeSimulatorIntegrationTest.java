@@ -3,6 +3,7 @@ package io.eventplane.nodesim;
 import io.eventplane.client.ViewWaiter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.CommandSender;
@@ -220,5 +221,26 @@ class NodeSimulatorIntegrationTest {
             waiter.awaitTrue(Duration.ofSeconds(20), () -> pod("survivor").isEmpty(),
                     () -> "the adopted pod was not removed after its deletion (it had " + podIP + ")");
         }
+    }
+
+    @Test
+    @DisplayName("POD-13.5 a node told to fail stops running its pods; told to recover, it reports Ready and runs them")
+    void nodeFailsAndRecovers() {
+        Node n3 = node("node-3").orElseThrow();
+        sender.send(user.update(NodeFailure.marked(n3, true)));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> node("node-3").map(n -> NodeFailure.FAILED.equals(NodeFailure.requested(n)))
+                .orElse(false), () -> "node-3 was not marked failed");
+        createBound("stranded", "node-3");
+        waiter.awaitTrue(DEADLINE, () -> pod("stranded").map(p -> "node-3".equals(p.getSpec().getNodeName())).orElse(false),
+                () -> "stranded was not bound");
+        assertNull(pod("stranded").orElseThrow().getStatus().getPodIP(), "a failed node starts nothing");
+
+        sender.send(user.update(NodeFailure.marked(node("node-3").orElseThrow(), false)));
+        sender.flush();
+
+        waiter.await(DEADLINE, () -> pod("stranded").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "stranded: " + pod("stranded"));
+        assertTrue(NodeTemplates.isReady(node("node-3").orElseThrow()));
     }
 }

@@ -29,6 +29,7 @@ class NodeTemplatesTest {
         assertEquals("linux", labels.get("kubernetes.io/os"));
         assertEquals("amd64", labels.get("kubernetes.io/arch"));
         assertEquals("zone-b", labels.get("topology.kubernetes.io/zone"));
+        assertEquals("sim-region-1", labels.get("topology.kubernetes.io/region"));
         assertEquals("sim.4c16g", labels.get("node.kubernetes.io/instance-type"));
         assertEquals("4", node.getStatus().getCapacity().get("cpu"));
         assertEquals("16Gi", node.getStatus().getAllocatable().get("memory"));
