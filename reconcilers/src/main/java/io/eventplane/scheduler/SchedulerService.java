@@ -76,6 +76,8 @@ public final class SchedulerService implements AutoCloseable {
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
     private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
     private volatile SchedulerObserver observer = SchedulerObserver.NONE;
+    private LeaderElection.Settings election;
+    private LeaderElector elector;
     private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
@@ -124,6 +126,10 @@ public final class SchedulerService implements AutoCloseable {
                 schedulerName + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
         events = recorder;
         view.start();
+        if (election != null) {
+            String identity = actor + "_" + java.util.UUID.randomUUID();
+            elector = new LeaderElector(config, view, sender, identity, election, clock).start();
+        }
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);
         worker.start();
@@ -213,6 +219,20 @@ public final class SchedulerService implements AutoCloseable {
     private record Sent(Instant at, long nanos) {
     }
 
+    /**
+     * Schedules only while holding the Lease {@code settings} names (one active scheduler, the others on standby);
+     * set before {@link #start}. Without it the scheduler always acts.
+     */
+    public SchedulerService leaderElection(LeaderElection.Settings settings) {
+        this.election = settings;
+        return this;
+    }
+
+    /** Whether this instance is the active scheduler (always, without leader election). */
+    public boolean isLeader() {
+        return elector == null || elector.isLeader();
+    }
+
     /** Reports cycles, decisions and visible bindings to {@code observer} (benchmarks); set before {@link #start}. */
     public SchedulerService observe(SchedulerObserver observer) {
         this.observer = observer;
@@ -227,16 +247,20 @@ public final class SchedulerService implements AutoCloseable {
                 LOG.info("{}: waiting for the view to catch up with the log", actor);
             }
             synced = true;
-            int pending = 0;
-            for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-                if (SchedulerDecider.isPending((Pod) c.getObject(), schedulerName)) {
-                    queue.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                    pending++;
-                }
-            }
-            LOG.info("{}: ready; {} node(s), {} pending pod(s) queued", actor,
-                    view.list(Kinds.NODE.kind(), null).size(), pending);
+            boolean leading = false;
             while (running) {
+                if (elector != null && !elector.isLeader()) {
+                    if (leading) {
+                        LOG.info("{}: no longer the active scheduler; standing by", actor);
+                        leading = false;
+                    }
+                    elector.awaitLeadership(1000);
+                    continue;
+                }
+                if (!leading) {
+                    leading = true;
+                    queuePending();
+                }
                 List<String> batch = queue.take(BATCH, Duration.ofSeconds(1));
                 expireAssumptions();
                 flushLongParked();
@@ -249,6 +273,18 @@ public final class SchedulerService implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("{}: scheduler worker stopped: {}", actor, e.toString(), e);
         }
+    }
+
+    private void queuePending() {
+        int pending = 0;
+        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
+            if (SchedulerDecider.isPending((Pod) c.getObject(), schedulerName)) {
+                queue.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
+                pending++;
+            }
+        }
+        LOG.info("{}: active; {} node(s), {} pending pod(s) queued", actor, view.list(Kinds.NODE.kind(), null).size(),
+                pending);
     }
 
     private boolean awaitView() throws InterruptedException {
@@ -451,6 +487,9 @@ public final class SchedulerService implements AutoCloseable {
     public void close() {
         running = false;
         queue.close();
+        if (elector != null) {
+            elector.close();
+        }
         if (worker != null) {
             worker.interrupt();
             try {
