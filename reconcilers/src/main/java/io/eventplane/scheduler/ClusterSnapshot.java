@@ -10,21 +10,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The nodes, their pods and the namespaces for one scheduling cycle, nodes in name order. Mutable and confined to the
- * cycle: each decision made in the cycle is added with {@link #add} before the next pod is decided.
+ * The nodes, their pods and the namespaces as the scheduler sees them, nodes in name order. Mutable and confined to
+ * one thread: the scheduler keeps one up to date incrementally (pods added and removed, node offers replaced) and
+ * adds each decision with {@link #add} before the next pod is decided.
  */
 public final class ClusterSnapshot {
     /** A workload's selector (ReplicaSet, ReplicationController, StatefulSet, Service) in its namespace. */
     public record WorkloadSelector(String namespace, LabelSelector selector) {
     }
 
-    private final NodeState[] nodes;
+    private NodeState[] nodes;
     private final Map<String, NodeState> byName;
     private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     private final List<WorkloadSelector> workloads = new ArrayList<>();
     /** Pods on nodes that have required anti-affinity terms (checked against every incoming pod) or any affinity term. */
-    final List<Placed> withRequiredAntiAffinity = new ArrayList<>();
-    final List<Placed> withAffinityTerms = new ArrayList<>();
+    final java.util.Set<Placed> withRequiredAntiAffinity = new java.util.LinkedHashSet<>();
+    final java.util.Set<Placed> withAffinityTerms = new java.util.LinkedHashSet<>();
     /** Where the next partial node search starts (Kubernetes' nextStartNodeIndex); carried over between cycles. */
     int nextStartNodeIndex;
 
@@ -60,6 +61,41 @@ public final class ClusterSnapshot {
                 withAffinityTerms.add(new Placed(pod, node));
             }
         }
+        return this;
+    }
+
+    /** Takes a pod off its node again; nothing if it is not there. */
+    public ClusterSnapshot remove(String nodeName, PodInfo pod) {
+        NodeState node = byName.get(nodeName);
+        if (node != null) {
+            node.remove(pod);
+            withRequiredAntiAffinity.remove(new Placed(pod, node));
+            withAffinityTerms.remove(new Placed(pod, node));
+        }
+        return this;
+    }
+
+    /** Replaces what a known node offers (its labels, taints, allocatable, readiness); false if the node is unknown. */
+    public boolean update(NodeState.Offer offer) {
+        NodeState node = byName.get(offer.name());
+        if (node == null) {
+            return false;
+        }
+        node.offer = offer;
+        return true;
+    }
+
+    public boolean hasNode(String name) {
+        return byName.containsKey(name);
+    }
+
+    public int size() {
+        return nodes.length;
+    }
+
+    public ClusterSnapshot clearMetadata() {
+        namespaceLabels.clear();
+        workloads.clear();
         return this;
     }
 
