@@ -26,6 +26,14 @@ public final class ClusterSnapshot {
     /** Pods on nodes that have required anti-affinity terms (checked against every incoming pod) or any affinity term. */
     final java.util.Set<Placed> withRequiredAntiAffinity = new java.util.LinkedHashSet<>();
     final java.util.Set<Placed> withAffinityTerms = new java.util.LinkedHashSet<>();
+    /**
+     * PreFilter states shared by the pods of one shape (same namespace, constraints, terms, labels) until the snapshot
+     * changes other than by {@link #add}, which updates them: a batch of a workload's pods pays the cluster-wide count
+     * once, not once per pod.
+     */
+    final Map<Object, TopologySpread.Filter> spreadMemo = new HashMap<>();
+    final Map<Object, InterPodAffinity.Filter> affinityMemo = new HashMap<>();
+
     /** Where the next partial node search starts (Kubernetes' nextStartNodeIndex); carried over between cycles. */
     int nextStartNodeIndex;
 
@@ -60,6 +68,12 @@ public final class ClusterSnapshot {
             if (pod.hasAffinityTerms()) {
                 withAffinityTerms.add(new Placed(pod, node));
             }
+            for (TopologySpread.Filter f : spreadMemo.values()) {
+                f.added(pod, node);
+            }
+            for (InterPodAffinity.Filter f : affinityMemo.values()) {
+                f.added(pod, node, this);
+            }
         }
         return this;
     }
@@ -68,6 +82,7 @@ public final class ClusterSnapshot {
     public ClusterSnapshot remove(String nodeName, PodInfo pod) {
         NodeState node = byName.get(nodeName);
         if (node != null) {
+            forgetMemos();
             node.remove(pod);
             withRequiredAntiAffinity.remove(new Placed(pod, node));
             withAffinityTerms.remove(new Placed(pod, node));
@@ -81,6 +96,7 @@ public final class ClusterSnapshot {
         if (node == null) {
             return false;
         }
+        forgetMemos();
         node.offer = offer;
         return true;
     }
@@ -93,18 +109,26 @@ public final class ClusterSnapshot {
         return nodes.length;
     }
 
+    void forgetMemos() {
+        spreadMemo.clear();
+        affinityMemo.clear();
+    }
+
     public ClusterSnapshot clearMetadata() {
+        forgetMemos();
         namespaceLabels.clear();
         workloads.clear();
         return this;
     }
 
     public ClusterSnapshot namespace(String name, Map<String, String> labels) {
+        forgetMemos();
         namespaceLabels.put(name, labels == null ? Map.of() : labels);
         return this;
     }
 
     public ClusterSnapshot workload(String namespace, LabelSelector selector) {
+        forgetMemos();
         workloads.add(new WorkloadSelector(namespace, selector));
         return this;
     }
