@@ -96,6 +96,9 @@ public final class ClusterSnapshot {
         if (node == null) {
             return false;
         }
+        if (node.offer == offer) {
+            return true;
+        }
         forgetMemos();
         node.offer = offer;
         return true;

@@ -468,8 +468,13 @@ public final class SchedulerService implements AutoCloseable {
         Tracked want = null;
         Optional<Pod> pod = pod(key);
         if (pod.isPresent() && AssumedPods.isBound(pod.get())) {
-            if (!SchedulerDecider.isTerminal(pod.get())) {
-                want = new Tracked(info(pod.get()), pod.get().getSpec().getNodeName(), false);
+            Pod p = pod.get();
+            if (!SchedulerDecider.isTerminal(p)) {
+                String node = p.getSpec().getNodeName();
+                // Our assumed binding confirmed, or a new status of a counted pod: nothing the cache counts changed, so
+                // keep what is counted (and the PreFilter counts built on it).
+                boolean confirmed = have != null && have.node().equals(node) && have.info().countsSameAs(p);
+                want = confirmed ? new Tracked(have.info(), node, false) : new Tracked(info(p), node, false);
             }
         } else if (have != null && have.assumed() && pod.isPresent()
                 && assumed.isAssumed(key, pod.get().getMetadata().getUid())) {
