@@ -55,8 +55,8 @@ public final class PodInfo {
     final List<String> hostPorts;
     final boolean terminating;
     final boolean gated;
-    /** The spec this was computed from, without nodeName: a pod whose spec, labels and state are unchanged counts the same. */
-    final PodSpec specWithoutNode;
+    /** The spec this was computed from: a pod whose counted spec fields, labels and state are unchanged counts the same. */
+    final PodSpec spec;
 
     private PodInfo(Pod pod) {
         namespace = pod.getMetadata().getNamespace();
@@ -67,7 +67,7 @@ public final class PodInfo {
         terminating = pod.getMetadata().getDeletionTimestamp() != null;
         PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
         gated = spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty();
-        specWithoutNode = spec.getNodeName() == null ? spec : PodSpec.newBuilder(spec).setNodeName(null).build();
+        this.spec = spec;
         demand = PodDemand.of(spec);
         cpu = demand.requests().get("cpu");
         memory = demand.requests().get("memory");
@@ -141,8 +141,15 @@ public final class PodInfo {
                 || !labels.equals(l) || pod.getSpec() == null) {
             return false;
         }
-        PodSpec spec = pod.getSpec();
-        return specWithoutNode.equals(spec.getNodeName() == null ? spec : PodSpec.newBuilder(spec).setNodeName(null).build());
+        PodSpec other = pod.getSpec();
+        // The fields counted (deep equality, no copies); nodeName is compared by the caller.
+        return java.util.Objects.equals(spec.getContainers(), other.getContainers())
+                && java.util.Objects.equals(spec.getInitContainers(), other.getInitContainers())
+                && java.util.Objects.equals(spec.getOverhead(), other.getOverhead())
+                && java.util.Objects.equals(spec.getTolerations(), other.getTolerations())
+                && java.util.Objects.equals(spec.getAffinity(), other.getAffinity())
+                && java.util.Objects.equals(spec.getTopologySpreadConstraints(), other.getTopologySpreadConstraints())
+                && java.util.Objects.equals(spec.getNodeSelector(), other.getNodeSelector());
     }
 
     public PodDemand demand() {
