@@ -114,6 +114,9 @@ final class SchedulerBench {
                 boolean done = awaitCount(stats.visible, pods, "bound", out);
                 long end = stats.lastVisibleNanos.get();
                 double secs = (end - ready) / 1e9;
+                out.printf("machine: load average %.1f on %d cores (others' builds included)%n",
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                        Runtime.getRuntime().availableProcessors());
                 out.printf("throughput: %,d pods bound (decisions committed to the log and visible) in %.2f s = "
                                 + "%,.0f pods/s (%s, %,d nodes)%n", stats.visible.get(), secs,
                         stats.visible.get() / secs, shape, nodes);

@@ -10,21 +10,30 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The nodes, their pods and the namespaces for one scheduling cycle, nodes in name order. Mutable and confined to the
- * cycle: each decision made in the cycle is added with {@link #add} before the next pod is decided.
+ * The nodes, their pods and the namespaces as the scheduler sees them, nodes in name order. Mutable and confined to
+ * one thread: the scheduler keeps one up to date incrementally (pods added and removed, node offers replaced) and
+ * adds each decision with {@link #add} before the next pod is decided.
  */
 public final class ClusterSnapshot {
     /** A workload's selector (ReplicaSet, ReplicationController, StatefulSet, Service) in its namespace. */
     public record WorkloadSelector(String namespace, LabelSelector selector) {
     }
 
-    private final NodeState[] nodes;
+    private NodeState[] nodes;
     private final Map<String, NodeState> byName;
     private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     private final List<WorkloadSelector> workloads = new ArrayList<>();
     /** Pods on nodes that have required anti-affinity terms (checked against every incoming pod) or any affinity term. */
-    final List<Placed> withRequiredAntiAffinity = new ArrayList<>();
-    final List<Placed> withAffinityTerms = new ArrayList<>();
+    final java.util.Set<Placed> withRequiredAntiAffinity = new java.util.LinkedHashSet<>();
+    final java.util.Set<Placed> withAffinityTerms = new java.util.LinkedHashSet<>();
+    /**
+     * PreFilter states shared by the pods of one shape (same namespace, constraints, terms, labels) until the snapshot
+     * changes other than by {@link #add}, which updates them: a batch of a workload's pods pays the cluster-wide count
+     * once, not once per pod.
+     */
+    final Map<Object, TopologySpread.Filter> spreadMemo = new HashMap<>();
+    final Map<Object, InterPodAffinity.Filter> affinityMemo = new HashMap<>();
+
     /** Where the next partial node search starts (Kubernetes' nextStartNodeIndex); carried over between cycles. */
     int nextStartNodeIndex;
 
@@ -59,16 +68,70 @@ public final class ClusterSnapshot {
             if (pod.hasAffinityTerms()) {
                 withAffinityTerms.add(new Placed(pod, node));
             }
+            for (TopologySpread.Filter f : spreadMemo.values()) {
+                f.added(pod, node);
+            }
+            for (InterPodAffinity.Filter f : affinityMemo.values()) {
+                f.added(pod, node, this);
+            }
         }
         return this;
     }
 
+    /** Takes a pod off its node again; nothing if it is not there. */
+    public ClusterSnapshot remove(String nodeName, PodInfo pod) {
+        NodeState node = byName.get(nodeName);
+        if (node != null) {
+            forgetMemos();
+            node.remove(pod);
+            withRequiredAntiAffinity.remove(new Placed(pod, node));
+            withAffinityTerms.remove(new Placed(pod, node));
+        }
+        return this;
+    }
+
+    /** Replaces what a known node offers (its labels, taints, allocatable, readiness); false if the node is unknown. */
+    public boolean update(NodeState.Offer offer) {
+        NodeState node = byName.get(offer.name());
+        if (node == null) {
+            return false;
+        }
+        if (node.offer == offer) {
+            return true;
+        }
+        forgetMemos();
+        node.offer = offer;
+        return true;
+    }
+
+    public boolean hasNode(String name) {
+        return byName.containsKey(name);
+    }
+
+    public int size() {
+        return nodes.length;
+    }
+
+    void forgetMemos() {
+        spreadMemo.clear();
+        affinityMemo.clear();
+    }
+
+    public ClusterSnapshot clearMetadata() {
+        forgetMemos();
+        namespaceLabels.clear();
+        workloads.clear();
+        return this;
+    }
+
     public ClusterSnapshot namespace(String name, Map<String, String> labels) {
+        forgetMemos();
         namespaceLabels.put(name, labels == null ? Map.of() : labels);
         return this;
     }
 
     public ClusterSnapshot workload(String namespace, LabelSelector selector) {
+        forgetMemos();
         workloads.add(new WorkloadSelector(namespace, selector));
         return this;
     }

@@ -43,6 +43,26 @@ final class InterPodAffinity {
         private final Map<String, Integer> anti = new HashMap<>();
         private final boolean matchesOwnAffinity;
 
+        /** What a Filter's counts depend on besides the cluster: pods with equal keys share one Filter. */
+        static Object key(PodInfo pod) {
+            return List.of(pod.namespace, pod.labels, pod.requiredAffinity, pod.requiredAntiAffinity);
+        }
+
+        /** A pod was placed on {@code node}: count it as the constructor would have. */
+        void added(PodInfo placed, NodeState node, ClusterSnapshot snapshot) {
+            if (placed.terminating) {
+                return;
+            }
+            for (PodInfo.Term t : placed.requiredAntiAffinity) {
+                String v = node.offer.labels().get(t.topologyKey());
+                if (v != null && matches(t, pod, snapshot)) {
+                    existingAnti.merge(pair(t.topologyKey(), v), 1, Integer::sum);
+                }
+            }
+            count(pod.requiredAffinity, placed, node, snapshot, affinity);
+            count(pod.requiredAntiAffinity, placed, node, snapshot, anti);
+        }
+
         Filter(PodInfo pod, ClusterSnapshot snapshot) {
             this.pod = pod;
             for (ClusterSnapshot.Placed placed : snapshot.withRequiredAntiAffinity) {

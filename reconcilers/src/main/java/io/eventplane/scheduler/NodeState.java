@@ -53,7 +53,7 @@ public final class NodeState {
         }
     }
 
-    final Offer offer;
+    Offer offer;
     long cpu;
     long memory;
     long ephemeral;
@@ -93,6 +93,28 @@ public final class NodeState {
             usedPorts.addAll(pod.hostPorts);
         }
         pods.add(pod);
+    }
+
+    /** Takes a pod off this node again (it was deleted, finished, or its assumed binding expired). */
+    void remove(PodInfo pod) {
+        if (!pods.remove(pod)) {
+            return;
+        }
+        cpu -= pod.cpu;
+        memory -= pod.memory;
+        ephemeral -= pod.ephemeral;
+        nonZeroCpu -= pod.nonZeroCpu;
+        nonZeroMemory -= pod.nonZeroMemory;
+        podCount--;
+        if (!pod.extended.isEmpty()) {
+            pod.extended.forEach((k, v) -> extended.merge(k, -v, Long::sum));
+        }
+        if (!pod.hostPorts.isEmpty()) {
+            usedPorts = new HashSet<>();
+            for (PodInfo p : pods) {
+                usedPorts.addAll(p.hostPorts);
+            }
+        }
     }
 
     public String name() {

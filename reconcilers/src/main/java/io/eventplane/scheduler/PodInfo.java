@@ -6,6 +6,7 @@ import io.eventplane.model.ContainerPort;
 import io.eventplane.model.LabelSelector;
 import io.eventplane.model.LabelSelectorRequirement;
 import io.eventplane.model.NodeSelector;
+import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodAffinityTerm;
 import io.eventplane.model.PodSpec;
@@ -54,6 +55,8 @@ public final class PodInfo {
     final List<String> hostPorts;
     final boolean terminating;
     final boolean gated;
+    /** The spec this was computed from: a pod whose counted spec fields, labels and state are unchanged counts the same. */
+    final PodSpec spec;
 
     private PodInfo(Pod pod) {
         namespace = pod.getMetadata().getNamespace();
@@ -64,6 +67,7 @@ public final class PodInfo {
         terminating = pod.getMetadata().getDeletionTimestamp() != null;
         PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
         gated = spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty();
+        this.spec = spec;
         demand = PodDemand.of(spec);
         cpu = demand.requests().get("cpu");
         memory = demand.requests().get("memory");
@@ -127,6 +131,25 @@ public final class PodInfo {
 
     public static PodInfo of(Pod pod) {
         return new PodInfo(pod);
+    }
+
+    /** Whether {@code pod} (another version of this pod, e.g. bound or with a new status) would be counted the same. */
+    boolean countsSameAs(Pod pod) {
+        ObjectMeta m = pod.getMetadata();
+        Map<String, String> l = m.getLabels() == null ? Map.of() : m.getLabels();
+        if (!java.util.Objects.equals(uid, m.getUid()) || terminating != (m.getDeletionTimestamp() != null)
+                || !labels.equals(l) || pod.getSpec() == null) {
+            return false;
+        }
+        PodSpec other = pod.getSpec();
+        // The fields counted (deep equality, no copies); nodeName is compared by the caller.
+        return java.util.Objects.equals(spec.getContainers(), other.getContainers())
+                && java.util.Objects.equals(spec.getInitContainers(), other.getInitContainers())
+                && java.util.Objects.equals(spec.getOverhead(), other.getOverhead())
+                && java.util.Objects.equals(spec.getTolerations(), other.getTolerations())
+                && java.util.Objects.equals(spec.getAffinity(), other.getAffinity())
+                && java.util.Objects.equals(spec.getTopologySpreadConstraints(), other.getTopologySpreadConstraints())
+                && java.util.Objects.equals(spec.getNodeSelector(), other.getNodeSelector());
     }
 
     public PodDemand demand() {

@@ -178,8 +178,10 @@ public final class SchedulerDecider {
             this.pod = pod;
             List<TopologySpread.Constraint> hard = TopologySpread.constraints(pod, snapshot, profile.spreadDefaults(),
                     "DoNotSchedule");
-            spread = hard.isEmpty() ? null : new TopologySpread.Filter(pod, snapshot, hard);
-            InterPodAffinity.Filter a = new InterPodAffinity.Filter(pod, snapshot);
+            spread = hard.isEmpty() ? null : snapshot.spreadMemo.computeIfAbsent(TopologySpread.Filter.key(pod, hard),
+                    k -> new TopologySpread.Filter(pod, snapshot, hard));
+            InterPodAffinity.Filter a = snapshot.affinityMemo.computeIfAbsent(InterPodAffinity.Filter.key(pod),
+                    k -> new InterPodAffinity.Filter(pod, snapshot));
             affinity = a.trivial() ? null : a;
         }
 

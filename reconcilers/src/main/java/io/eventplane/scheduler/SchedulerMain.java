@@ -5,7 +5,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The scheduler as its own process. Configuration from the environment ({@link EventplaneConfig#fromEnvironment()});
- * {@code EVENTPLANE_SCHEDULER_ACTOR} names it in the log (default {@code scheduler}).
+ * {@code EVENTPLANE_SCHEDULER_ACTOR} names it in the log (default {@code scheduler}). With leader election (the
+ * default; {@code EVENTPLANE_SCHEDULER_LEADER_ELECT=false} turns it off) several may run: the one holding the Lease
+ * kube-system/kube-scheduler schedules, the others stand by and take over within about 7 s of a crash, at once after a
+ * clean stop.
  */
 public final class SchedulerMain {
     private SchedulerMain() {
@@ -14,7 +17,11 @@ public final class SchedulerMain {
     public static void main(String[] args) throws InterruptedException {
         EventplaneConfig config = EventplaneConfig.fromEnvironment();
         String actor = EventplaneConfig.setting("EVENTPLANE_SCHEDULER_ACTOR", "scheduler");
-        SchedulerService scheduler = new SchedulerService(config, actor).start();
+        SchedulerService scheduler = new SchedulerService(config, actor);
+        if (!"false".equals(EventplaneConfig.setting("EVENTPLANE_SCHEDULER_LEADER_ELECT", "true"))) {
+            scheduler.leaderElection(LeaderElection.Settings.defaults()); // run several for a standby
+        }
+        scheduler.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             scheduler.close();

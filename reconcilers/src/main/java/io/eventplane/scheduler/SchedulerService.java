@@ -76,6 +76,19 @@ public final class SchedulerService implements AutoCloseable {
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
     private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
     private volatile SchedulerObserver observer = SchedulerObserver.NONE;
+    private LeaderElection.Settings election;
+    /** Pods and nodes changed since the worker last brought its cache up to date (the view's thread adds). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<String> dirtyPods = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.ConcurrentLinkedQueue<String> dirtyNodes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private volatile boolean metadataDirty = true;
+    /** The worker's incremental view of the cluster; null until built (and after a node is added or removed). */
+    private ClusterSnapshot cache;
+    /** The pods counted in {@link #cache}, by key: bound pods from the view and this scheduler's assumed bindings. */
+    private final Map<String, Tracked> tracked = new java.util.HashMap<>();
+
+    private record Tracked(PodInfo info, String node, boolean assumed) {
+    }
+    private LeaderElector elector;
     private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
@@ -124,6 +137,10 @@ public final class SchedulerService implements AutoCloseable {
                 schedulerName + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
         events = recorder;
         view.start();
+        if (election != null) {
+            String identity = actor + "_" + java.util.UUID.randomUUID();
+            elector = new LeaderElector(config, view, sender, identity, election, clock).start();
+        }
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);
         worker.start();
@@ -138,11 +155,19 @@ public final class SchedulerService implements AutoCloseable {
     // ---- the view's thread: only note which keys to look at
 
     private void onChange(ObjectChanged change) {
-        if (change.getKind().equals(Kinds.NODE.kind())) {
+        String kind = change.getKind();
+        if (kind.equals(Kinds.NODE.kind())) {
+            dirtyNodes.add(change.getName());
             clusterChanged();
-        } else if (change.getKind().equals(Kinds.POD.kind())) {
+        } else if (kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
+                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())) {
+            metadataDirty = true;
+        } else if (kind.equals(Kinds.POD.kind())) {
             Pod pod = (Pod) change.getObject();
             String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
+            if (change.getType() != ChangeType.CREATED || AssumedPods.isBound(pod)) {
+                dirtyPods.add(key); // a new unbound pod takes nothing yet
+            }
             boolean gone = change.getType() == ChangeType.DELETED;
             if (gone) {
                 infos.remove(change.getUid());
@@ -213,6 +238,20 @@ public final class SchedulerService implements AutoCloseable {
     private record Sent(Instant at, long nanos) {
     }
 
+    /**
+     * Schedules only while holding the Lease {@code settings} names (one active scheduler, the others on standby);
+     * set before {@link #start}. Without it the scheduler always acts.
+     */
+    public SchedulerService leaderElection(LeaderElection.Settings settings) {
+        this.election = settings;
+        return this;
+    }
+
+    /** Whether this instance is the active scheduler (always, without leader election). */
+    public boolean isLeader() {
+        return elector == null || elector.isLeader();
+    }
+
     /** Reports cycles, decisions and visible bindings to {@code observer} (benchmarks); set before {@link #start}. */
     public SchedulerService observe(SchedulerObserver observer) {
         this.observer = observer;
@@ -227,16 +266,20 @@ public final class SchedulerService implements AutoCloseable {
                 LOG.info("{}: waiting for the view to catch up with the log", actor);
             }
             synced = true;
-            int pending = 0;
-            for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-                if (SchedulerDecider.isPending((Pod) c.getObject(), schedulerName)) {
-                    queue.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                    pending++;
-                }
-            }
-            LOG.info("{}: ready; {} node(s), {} pending pod(s) queued", actor,
-                    view.list(Kinds.NODE.kind(), null).size(), pending);
+            boolean leading = false;
             while (running) {
+                if (elector != null && !elector.isLeader()) {
+                    if (leading) {
+                        LOG.info("{}: no longer the active scheduler; standing by", actor);
+                        leading = false;
+                    }
+                    elector.awaitLeadership(1000);
+                    continue;
+                }
+                if (!leading) {
+                    leading = true;
+                    queuePending();
+                }
                 List<String> batch = queue.take(BATCH, Duration.ofSeconds(1));
                 expireAssumptions();
                 flushLongParked();
@@ -249,6 +292,18 @@ public final class SchedulerService implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("{}: scheduler worker stopped: {}", actor, e.toString(), e);
         }
+    }
+
+    private void queuePending() {
+        int pending = 0;
+        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
+            if (SchedulerDecider.isPending((Pod) c.getObject(), schedulerName)) {
+                queue.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
+                pending++;
+            }
+        }
+        LOG.info("{}: active; {} node(s), {} pending pod(s) queued", actor, view.list(Kinds.NODE.kind(), null).size(),
+                pending);
     }
 
     private boolean awaitView() throws InterruptedException {
@@ -270,6 +325,7 @@ public final class SchedulerService implements AutoCloseable {
         }
         for (AssumedPods.Assumed a : assumed.prune(this::pod, clock.instant())) {
             LOG.info("{}: binding of {} to {} not seen within the timeout; deciding again", actor, a.key(), a.node());
+            dirtyPods.add(a.key());
             queue.add(a.key());
         }
     }
@@ -279,7 +335,7 @@ public final class SchedulerService implements AutoCloseable {
         Instant now = clock.instant();
         long t0 = System.nanoTime();
         assumed.prune(this::pod, now);
-        ClusterSnapshot snapshot = snapshot().startAt(nextStartNodeIndex);
+        ClusterSnapshot snapshot = refresh();
         long t1 = System.nanoTime();
         long boundBefore = bound.get();
         long unschedulableBefore = unschedulable.get();
@@ -293,7 +349,6 @@ public final class SchedulerService implements AutoCloseable {
                 queue.done(key);
             }
         }
-        nextStartNodeIndex = snapshot.nextStartNodeIndex();
         observer.cycle(keys.size(), t1 - t0, System.nanoTime() - t1);
         long b = bound.get() - boundBefore;
         long u = unschedulable.get() - unschedulableBefore;
@@ -324,6 +379,10 @@ public final class SchedulerService implements AutoCloseable {
                     bind.feasible());
             assumed.assume(new AssumedPods.Assumed(key, uid, bind.node(), info, now));
             snapshot.add(bind.node(), info);
+            Tracked previous = tracked.put(key, new Tracked(info, bind.node(), true));
+            if (previous != null) {
+                snapshot.remove(previous.node(), previous.info());
+            }
             parked.remove(key);
             attempts.remove(key);
             bound.incrementAndGet();
@@ -337,6 +396,7 @@ public final class SchedulerService implements AutoCloseable {
                     LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
                     bindingsSent.remove(requestId);
                     assumed.forget(key, uid);
+                    dirtyPods.add(key);
                     queue.addRateLimited(key);
                 } else {
                     queue.forget(key);
@@ -368,25 +428,113 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     /**
-     * This cycle's view of the cluster: the nodes (offers parsed once per node version), the namespaces' labels, the
-     * selectors of the workloads (for default spread constraints), every bound pod that is not finished, and this
-     * scheduler's own bindings the view does not show yet.
+     * Brings the worker's cache up to date with what changed since the last cycle: pods counted or taken off their
+     * nodes, node offers replaced, namespaces and workload selectors reread. Rebuilt from the whole view at the start
+     * and when a node is added or removed (rare); otherwise the cost is proportional to the changes.
      */
-    private ClusterSnapshot snapshot() {
+    private ClusterSnapshot refresh() {
+        if (cache != null) {
+            for (String name; (name = dirtyNodes.poll()) != null; ) {
+                Optional<Node> node = view.get(Kinds.NODE.kind(), null, name).map(c -> (Node) c.getObject());
+                if (node.isEmpty() || !cache.hasNode(name)) {
+                    nextStartNodeIndex = cache.nextStartNodeIndex();
+                    cache = null; // the node set changed
+                    break;
+                }
+                cache.update(offer(node.get()));
+            }
+        }
+        if (cache == null) {
+            dirtyNodes.clear();
+            dirtyPods.clear();
+            metadataDirty = true;
+            int start = nextStartNodeIndex;
+            cache = build();
+            cache.startAt(start);
+        }
+        for (String key; (key = dirtyPods.poll()) != null; ) {
+            reconcile(key);
+        }
+        if (metadataDirty) {
+            metadataDirty = false;
+            readMetadata(cache.clearMetadata());
+        }
+        return cache;
+    }
+
+    /** Counts the pod under {@code key} as the view and this scheduler's assumptions say it should be counted now. */
+    private void reconcile(String key) {
+        Tracked have = tracked.get(key);
+        Tracked want = null;
+        Optional<Pod> pod = pod(key);
+        if (pod.isPresent() && AssumedPods.isBound(pod.get())) {
+            Pod p = pod.get();
+            if (!SchedulerDecider.isTerminal(p)) {
+                String node = p.getSpec().getNodeName();
+                // Our assumed binding confirmed, or a new status of a counted pod: nothing the cache counts changed, so
+                // keep what is counted (and the PreFilter counts built on it).
+                boolean confirmed = have != null && have.node().equals(node) && have.info().countsSameAs(p);
+                want = confirmed ? new Tracked(have.info(), node, false) : new Tracked(info(p), node, false);
+            }
+        } else if (have != null && have.assumed() && pod.isPresent()
+                && assumed.isAssumed(key, pod.get().getMetadata().getUid())) {
+            want = have;
+        }
+        if (have != null && want != null && have.info() == want.info() && have.node().equals(want.node())) {
+            tracked.put(key, want);
+            return;
+        }
+        if (have != null) {
+            cache.remove(have.node(), have.info());
+            tracked.remove(key);
+        }
+        if (want != null) {
+            cache.add(want.node(), want.info());
+            tracked.put(key, want);
+        }
+    }
+
+    /** The whole cluster from the view, plus this scheduler's bindings the view does not show yet. */
+    private ClusterSnapshot build() {
         List<NodeState.Offer> nodes = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
-            Node n = (Node) c.getObject();
-            NodeState.Offer o = offers.get(c.getName());
-            if (o == null || !java.util.Objects.equals(o.resourceVersion(), n.getMetadata().getResourceVersion())) {
-                o = NodeState.Offer.of(n);
-                offers.put(c.getName(), o);
-            }
-            nodes.add(o);
+            nodes.add(offer((Node) c.getObject()));
             names.add(c.getName());
         }
         offers.keySet().retainAll(names);
         ClusterSnapshot snapshot = new ClusterSnapshot(nodes);
+        tracked.clear();
+        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
+            Pod p = (Pod) c.getObject();
+            if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
+                PodInfo info = info(p);
+                snapshot.add(p.getSpec().getNodeName(), info);
+                tracked.put(Keys.of(c.getKind(), c.getNamespace(), c.getName()),
+                        new Tracked(info, p.getSpec().getNodeName(), false));
+            }
+        }
+        for (AssumedPods.Assumed a : assumed.all()) {
+            if (!tracked.containsKey(a.key())) {
+                snapshot.add(a.node(), a.pod());
+                tracked.put(a.key(), new Tracked(a.pod(), a.node(), true));
+            }
+        }
+        return snapshot;
+    }
+
+    private NodeState.Offer offer(Node n) {
+        String name = n.getMetadata().getName();
+        NodeState.Offer o = offers.get(name);
+        if (o == null || !java.util.Objects.equals(o.resourceVersion(), n.getMetadata().getResourceVersion())) {
+            o = NodeState.Offer.of(n);
+            offers.put(name, o);
+        }
+        return o;
+    }
+
+    /** Namespaces' labels (namespaceSelector) and the selectors of the workloads (default spread constraints). */
+    private void readMetadata(ClusterSnapshot snapshot) {
         for (ObjectChanged c : view.list(Kinds.NAMESPACE.kind(), null)) {
             Namespace ns = (Namespace) c.getObject();
             snapshot.namespace(c.getName(), ns.getMetadata() == null ? null : ns.getMetadata().getLabels());
@@ -410,23 +558,6 @@ public final class SchedulerService implements AutoCloseable {
                         .setMatchLabels(rc.getSpec().getSelector()).build());
             }
         }
-        Set<String> confirmed = new HashSet<>();
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            Pod p = (Pod) c.getObject();
-            if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
-                snapshot.add(p.getSpec().getNodeName(), info(p));
-                String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
-                if (assumed.contains(key)) {
-                    confirmed.add(key);
-                }
-            }
-        }
-        for (AssumedPods.Assumed a : assumed.all()) {
-            if (!confirmed.contains(a.key())) {
-                snapshot.add(a.node(), a.pod());
-            }
-        }
-        return snapshot;
     }
 
     private PodInfo info(Pod pod) {
@@ -451,6 +582,9 @@ public final class SchedulerService implements AutoCloseable {
     public void close() {
         running = false;
         queue.close();
+        if (elector != null) {
+            elector.close();
+        }
         if (worker != null) {
             worker.interrupt();
             try {

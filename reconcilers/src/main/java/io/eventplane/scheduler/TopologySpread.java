@@ -150,8 +150,17 @@ final class TopologySpread {
         final List<Constraint> constraints;
         final List<Map<String, Integer>> counts = new ArrayList<>();
         final int[] min;
+        private final PodInfo pod;
+
+        /** What a Filter's counts depend on besides the cluster: pods with equal keys share one Filter. */
+        static Object key(PodInfo pod, List<Constraint> constraints) {
+            boolean taints = constraints.stream().anyMatch(Constraint::honorTaints);
+            return List.of(pod.namespace, constraints, String.valueOf(pod.nodeSelector), String.valueOf(pod.requiredNodeAffinity),
+                    taints ? pod.tolerations : List.of());
+        }
 
         Filter(PodInfo pod, ClusterSnapshot snapshot, List<Constraint> constraints) {
+            this.pod = pod;
             this.constraints = constraints;
             this.min = new int[constraints.size()];
             for (int i = 0; i < constraints.size(); i++) {
@@ -178,6 +187,26 @@ final class TopologySpread {
                 }
                 // POD-16.21 minDomains: while fewer domains exist than required, the global minimum counts as 0.
                 min[i] = domains.isEmpty() || domains.size() < constraints.get(i).minDomains ? 0 : m;
+            }
+        }
+
+        /** A pod was placed on {@code node}: count it where it matches, as the constructor would have. */
+        void added(PodInfo placed, NodeState node) {
+            if (placed.terminating || !placed.namespace.equals(pod.namespace) || !hasAllKeys(node.offer)) {
+                return;
+            }
+            for (int i = 0; i < constraints.size(); i++) {
+                Constraint c = constraints.get(i);
+                if (!includes(c, pod, node.offer) || !LabelSelectors.matches(c.selector, placed.labels)) {
+                    continue;
+                }
+                Map<String, Integer> domains = counts.get(i);
+                domains.merge(node.offer.labels().get(c.topologyKey), 1, Integer::sum);
+                int m = Integer.MAX_VALUE;
+                for (int v : domains.values()) {
+                    m = Math.min(m, v);
+                }
+                min[i] = domains.size() < c.minDomains ? 0 : m;
             }
         }
 

@@ -337,4 +337,23 @@ class PlacementRulesTest {
         assertEquals(420, b.feasible());
         assertEquals(420, s.nextStartNodeIndex());
     }
+
+    @Test
+    @DisplayName("the anti-affinity counts shared by a batch follow each placement: one pod of a group per node until full")
+    void sharedAntiAffinityCounts() {
+        ClusterSnapshot s = zones();
+        for (int i = 0; i < 4; i++) {
+            Pod p = affinity(labelled("g-" + i, "default", Map.of("group", "g")), List.of(),
+                    List.of(term("kubernetes.io/hostname", Map.of("group", "g"))));
+            PodInfo info = PodInfo.of(p);
+            s.add(assertInstanceOf(Placement.Bind.class, decider.decide(info, s)).node(), info);
+        }
+        for (int i = 1; i <= 4; i++) {
+            assertEquals(1, s.node("n" + i).pods(), "n" + i);
+        }
+        Pod fifth = affinity(labelled("g-4", "default", Map.of("group", "g")), List.of(),
+                List.of(term("kubernetes.io/hostname", Map.of("group", "g"))));
+        assertEquals("0/4 nodes are available: 4 node(s) didn't satisfy existing pods anti-affinity rules.",
+                assertInstanceOf(Placement.Unschedulable.class, decider.decide(fifth, s)).message());
+    }
 }

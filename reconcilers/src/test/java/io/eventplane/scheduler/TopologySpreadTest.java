@@ -17,6 +17,7 @@ import io.eventplane.model.PodSpec;
 import io.eventplane.model.Taint;
 import io.eventplane.model.TopologySpreadConstraint;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -367,5 +368,33 @@ class TopologySpreadTest {
             s.add("node1", PodInfo.of(other));
         }
         assertEquals(List.of("node1", "node2", "node3", "node4"), feasible(mypod(constraint("zone", 1, "DoNotSchedule")), s));
+    }
+
+    @Test
+    @DisplayName("POD-16.6 the PreFilter counts shared by a batch of pods stay equal to counts made from scratch as pods are placed")
+    void sharedCountsFollowPlacements() {
+        List<Node> nodes = b4();
+        nodes.add(n("node5", "zoneC"));
+        ClusterSnapshot kept = ClusterSnapshot.of(nodes);
+        List<String[]> placed = new ArrayList<>();
+        TopologySpreadConstraint zone = constraint("zone", 1, "DoNotSchedule");
+        TopologySpreadConstraint node = constraint("node", 4, "DoNotSchedule");
+        for (int i = 0; i < 15; i++) {
+            Pod p = withConstraints(labelled("p" + i, Map.of("foo", "bar")), zone, node);
+            PodInfo info = PodInfo.of(p);
+            ClusterSnapshot fresh = ClusterSnapshot.of(nodes);
+            for (String[] pn : placed) {
+                fresh.add(pn[1], PodInfo.of(withConstraints(labelled(pn[0], Map.of("foo", "bar")), zone, node)));
+            }
+            assertEquals(decider.feasibleNodes(info, fresh), decider.feasibleNodes(info, kept), "pod " + i);
+            String chosen = assertInstanceOf(Placement.Bind.class, decider.decide(info, kept)).node();
+            kept.add(chosen, info);
+            placed.add(new String[] {"p" + i, chosen});
+        }
+        Map<String, Integer> perZone = new HashMap<>();
+        for (String[] pn : placed) {
+            perZone.merge(kept.node(pn[1]).labels().get("zone"), 1, Integer::sum);
+        }
+        assertEquals(Map.of("zoneA", 5, "zoneB", 5, "zoneC", 5), perZone);
     }
 }
