@@ -99,14 +99,18 @@ public abstract class ReplicaReconciler implements Reconciler {
         if (current.isEmpty()) {
             return Reconciliation.NOTHING;
         }
-        SpecificRecord object = (SpecificRecord) current.get().getObject();
-        Optional<ReplicaOwner> owner = owner(object);
-        if (owner.isEmpty()) {
-            return Reconciliation.NOTHING;
-        }
         List<Pod> pods = new ArrayList<>();
         for (ObjectChanged c : view.list(Kinds.POD.kind(), Keys.namespace(key))) {
             pods.add((Pod) c.getObject());
+        }
+        return decide((SpecificRecord) current.get().getObject(), pods, now, lastFailure);
+    }
+
+    /** One step for one owner given every pod of its namespace: pod commands plus the status update, if any. */
+    public Reconciliation decide(SpecificRecord object, List<Pod> pods, Instant now, String lastFailure) {
+        Optional<ReplicaOwner> owner = owner(object);
+        if (owner.isEmpty()) {
+            return Reconciliation.NOTHING;
         }
         ReplicaDecision d = ReplicaSetDecider.decide(owner.get(), pods, now, lastFailure);
         List<Action> actions = new ArrayList<>(d.actions());

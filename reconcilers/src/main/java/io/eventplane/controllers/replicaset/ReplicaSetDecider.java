@@ -18,7 +18,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -230,8 +229,4 @@ public final class ReplicaSetDecider {
         return next == null ? null : next.plusMillis(10);
     }
 
-    /** Labels as a sorted map, for messages. */
-    static Map<String, String> sorted(Map<String, String> labels) {
-        return labels == null ? Map.of() : new LinkedHashMap<>(new java.util.TreeMap<>(labels));
-    }
 }
