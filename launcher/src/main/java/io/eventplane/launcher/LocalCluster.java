@@ -84,6 +84,13 @@ final class LocalCluster implements AutoCloseable {
         await("node-sim", nodes::isReady, Duration.ofSeconds(60));
         step("scheduler running; node-sim registered " + settings.nodes() + " simulated node(s)");
 
+        io.eventplane.controllers.WorkloadControllers controllers =
+                io.eventplane.controllers.WorkloadControllers.start(config, Clock.systemUTC());
+        running.push(controllers);
+        gateway.addReadinessCheck("controllers", controllers::isReady);
+        await("workload controllers", controllers::isReady, Duration.ofSeconds(60));
+        step("Deployment, ReplicaSet and ReplicationController controllers running");
+
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
     }
 

@@ -29,11 +29,13 @@ final class ControlLoop implements AutoCloseable {
     private NodeSimulator nodes;
     private SchedulerService scheduler;
     private CommandSender sender;
+    private io.eventplane.controllers.WorkloadControllers controllers;
+    private EventplaneConfig config;
 
     /** Starts every part under dir and waits until all are ready. */
     ControlLoop start(Path dir) {
         SharedCluster cluster = SharedCluster.get();
-        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
+        config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
                 new Topics("t" + UUID.randomUUID()), 1);
         writer = new WriterService(config, dir.resolve("writer"), 20).start();
         view = new ObjectView(config, "test-view");
@@ -45,6 +47,13 @@ final class ControlLoop implements AutoCloseable {
         waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),
                 () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()
                         + ", scheduler " + scheduler.isReady());
+        return this;
+    }
+
+    /** Also starts the workload controllers (Deployment, ReplicaSet, ReplicationController) and waits for them. */
+    ControlLoop startControllers() {
+        controllers = io.eventplane.controllers.WorkloadControllers.start(config, Clock.systemUTC());
+        waiter.awaitTrue(DEADLINE, controllers::isReady, () -> "controllers not ready");
         return this;
     }
 
@@ -66,7 +75,7 @@ final class ControlLoop implements AutoCloseable {
 
     @Override
     public void close() {
-        for (AutoCloseable c : new AutoCloseable[] {sender, scheduler, nodes, view, writer}) {
+        for (AutoCloseable c : new AutoCloseable[] {sender, controllers, scheduler, nodes, view, writer}) {
             try {
                 if (c != null) {
                     c.close();
