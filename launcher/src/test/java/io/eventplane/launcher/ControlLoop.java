@@ -57,6 +57,10 @@ final class ControlLoop implements AutoCloseable {
         return this;
     }
 
+    EventplaneConfig config() {
+        return config;
+    }
+
     ViewWaiter waiter() {
         return waiter;
     }
