@@ -47,6 +47,8 @@ public final class Eventplane {
                        make a simulated node stop heartbeating (its Lease expires) or come back
               bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000]
                        measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s
+              bench    deployment [--replicas 1000] [--nodes 100]
+                       measure the controllers: time to a fully available Deployment, time to roll it to a new image
               help     this text
             """;
 

@@ -87,6 +87,12 @@ final class LocalCluster implements AutoCloseable {
         io.eventplane.client.log.SnapshotService snapshots =
                 io.eventplane.client.log.SnapshotService.fromEnvironment(config).start();
         running.push(snapshots);
+        io.eventplane.controllers.WorkloadControllers controllers =
+                io.eventplane.controllers.WorkloadControllers.start(config, Clock.systemUTC());
+        running.push(controllers);
+        gateway.addReadinessCheck("controllers", controllers::isReady);
+        await("workload controllers", controllers::isReady, Duration.ofSeconds(60));
+        step("Deployment, ReplicaSet and ReplicationController controllers running");
 
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
         Connection.write(data.resolve(Connection.FILE), config);

@@ -32,6 +32,7 @@ final class ControlLoop implements AutoCloseable {
     private CommandSender sender;
     private EventplaneConfig config;
     private KubeletConfig kubelet;
+    private io.eventplane.controllers.WorkloadControllers controllers;
 
     /** The simulated kubelets' timing (before {@link #start}); node-sim's defaults otherwise. */
     ControlLoop withKubelet(KubeletConfig config) {
@@ -61,6 +62,13 @@ final class ControlLoop implements AutoCloseable {
         return this;
     }
 
+    /** Also starts the workload controllers (Deployment, ReplicaSet, ReplicationController) and waits for them. */
+    ControlLoop startControllers() {
+        controllers = io.eventplane.controllers.WorkloadControllers.start(config, Clock.systemUTC());
+        waiter.awaitTrue(DEADLINE, controllers::isReady, () -> "controllers not ready");
+        return this;
+    }
+
     /** The configuration of this loop's own topics. */
     EventplaneConfig config() {
         return config;
@@ -84,7 +92,7 @@ final class ControlLoop implements AutoCloseable {
 
     @Override
     public void close() {
-        for (AutoCloseable c : new AutoCloseable[] {sender, scheduler, nodes, view, writer}) {
+        for (AutoCloseable c : new AutoCloseable[] {sender, controllers, scheduler, nodes, view, writer}) {
             try {
                 if (c != null) {
                     c.close();

@@ -1,0 +1,18 @@
+package io.eventplane.controllers;
+
+import io.eventplane.client.events.EventNotice;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What one level-triggered step of a controller decided: commands to send, Events to record now, and when to look
+ * again even if nothing changes (a pod becoming available after minReadySeconds, a progress deadline), or null.
+ */
+public record Reconciliation(List<Action> actions, List<EventNotice> events, Duration requeueAfter) {
+    public static final Reconciliation NOTHING = new Reconciliation(List.of(), List.of(), null);
+
+    public Reconciliation {
+        actions = List.copyOf(actions);
+        events = List.copyOf(events);
+    }
+}

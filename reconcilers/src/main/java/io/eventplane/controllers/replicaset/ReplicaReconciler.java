@@ -1,0 +1,239 @@
+package io.eventplane.controllers.replicaset;
+
+import io.eventplane.client.ObjectView;
+import io.eventplane.controllers.Action;
+import io.eventplane.controllers.Owners;
+import io.eventplane.controllers.Reconciler;
+import io.eventplane.controllers.Reconciliation;
+import io.eventplane.core.Keys;
+import io.eventplane.core.codec.AvroTimeConversions;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.LabelSelectors;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.OwnerReference;
+import io.eventplane.model.Pod;
+import io.eventplane.model.ReplicaSet;
+import io.eventplane.model.ReplicaSetCondition;
+import io.eventplane.model.ReplicaSetStatus;
+import io.eventplane.model.ReplicationController;
+import io.eventplane.model.ReplicationControllerCondition;
+import io.eventplane.model.ReplicationControllerStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The ReplicaSet controller (§2) and the ReplicationController manager (§9) as {@link Reconciler}s: they read the
+ * owner and its namespace's pods from the view, ask {@link ReplicaSetDecider}, and turn the counts into the kind's
+ * status. Two instances, one per kind, each runs in its own {@link io.eventplane.controllers.ControllerService}.
+ */
+public abstract class ReplicaReconciler implements Reconciler {
+    static {
+        AvroTimeConversions.install(); // status records compare with their Instants
+    }
+
+    private final KindInfo kind;
+
+    ReplicaReconciler(KindInfo kind) {
+        this.kind = kind;
+    }
+
+    public static ReplicaReconciler replicaSets() {
+        return new ReplicaSets();
+    }
+
+    public static ReplicaReconciler replicationControllers() {
+        return new ReplicationControllers();
+    }
+
+    @Override
+    public String kind() {
+        return kind.kind();
+    }
+
+    /** The owner as the decision sees it, or empty when the object is not there. */
+    abstract Optional<ReplicaOwner> owner(SpecificRecord object);
+
+    /** The object with {@code counts} as its status, or empty when the status already says so. */
+    abstract Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts);
+
+    @Override
+    public Collection<String> keysFor(ObjectChanged change, ObjectView view) {
+        if (change.getKind().equals(kind.kind())) {
+            return List.of(Keys.of(kind.kind(), change.getNamespace(), change.getName()));
+        }
+        if (!change.getKind().equals(Kinds.POD.kind())) {
+            return List.of();
+        }
+        Pod pod = (Pod) change.getObject();
+        Set<String> keys = new LinkedHashSet<>();
+        Optional<OwnerReference> controller = Owners.controllerOf(pod.getMetadata());
+        if (controller.isPresent()) {
+            if (kind.kind().equals(controller.get().getKind())) {
+                keys.add(Keys.of(kind.kind(), change.getNamespace(), controller.get().getName()));
+            }
+        } else if (change.getType() != ChangeType.DELETED) {
+            // an orphan: every owner whose selector it matches may adopt it (RS-08)
+            for (ObjectChanged c : view.list(kind.kind(), change.getNamespace())) {
+                owner((SpecificRecord) c.getObject()).filter(o -> o.selector().test(pod.getMetadata().getLabels()))
+                        .ifPresent(o -> keys.add(Keys.of(kind.kind(), c.getNamespace(), c.getName())));
+            }
+        }
+        return keys;
+    }
+
+    @Override
+    public Reconciliation reconcile(String key, ObjectView view, Instant now, String lastFailure) {
+        Optional<ObjectChanged> current = view.get(key);
+        if (current.isEmpty()) {
+            return Reconciliation.NOTHING;
+        }
+        List<Pod> pods = new ArrayList<>();
+        for (ObjectChanged c : view.list(Kinds.POD.kind(), Keys.namespace(key))) {
+            pods.add((Pod) c.getObject());
+        }
+        return decide((SpecificRecord) current.get().getObject(), pods, now, lastFailure);
+    }
+
+    /** One step for one owner given every pod of its namespace: pod commands plus the status update, if any. */
+    public Reconciliation decide(SpecificRecord object, List<Pod> pods, Instant now, String lastFailure) {
+        Optional<ReplicaOwner> owner = owner(object);
+        if (owner.isEmpty()) {
+            return Reconciliation.NOTHING;
+        }
+        ReplicaDecision d = ReplicaSetDecider.decide(owner.get(), pods, now, lastFailure);
+        List<Action> actions = new ArrayList<>(d.actions());
+        withStatus(object, d.status()).ifPresent(s -> actions.add(new Action.UpdateStatus(s)));
+        return new Reconciliation(actions, List.of(), d.requeueAfter());
+    }
+
+    /** The status update goes without a resourceVersion precondition: it is recomputed from the view on every step. */
+    static ObjectMeta statusMeta(ObjectMeta meta) {
+        return ObjectMeta.newBuilder(meta).setResourceVersion(null).build();
+    }
+
+    private static final class ReplicaSets extends ReplicaReconciler {
+        ReplicaSets() {
+            super(Kinds.REPLICA_SET);
+        }
+
+        @Override
+        Optional<ReplicaOwner> owner(SpecificRecord object) {
+            ReplicaSet rs = (ReplicaSet) object;
+            if (rs.getSpec() == null || rs.getMetadata() == null || rs.getMetadata().getUid() == null) {
+                return Optional.empty();
+            }
+            ReplicaFailure failure = null;
+            if (rs.getStatus() != null && rs.getStatus().getConditions() != null) {
+                for (ReplicaSetCondition c : rs.getStatus().getConditions()) {
+                    if (ReplicaFailure.TYPE.equals(c.getType()) && "True".equals(c.getStatus())) {
+                        failure = new ReplicaFailure(c.getReason(), c.getMessage(), c.getLastTransitionTime());
+                    }
+                }
+            }
+            var selector = rs.getSpec().getSelector();
+            // an empty selector selects nothing for a controller
+            Predicate<Map<String, String>> matches = labels -> !LabelSelectors.isEmpty(selector)
+                    && LabelSelectors.matches(selector, labels);
+            return Optional.of(new ReplicaOwner(Kinds.REPLICA_SET, rs, rs.getMetadata(),
+                    rs.getSpec().getReplicas() == null ? 1 : rs.getSpec().getReplicas(),
+                    rs.getSpec().getMinReadySeconds() == null ? 0 : rs.getSpec().getMinReadySeconds(),
+                    matches, rs.getSpec().getTemplate(), failure, "replicaset-controller"));
+        }
+
+        @Override
+        Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts) {
+            ReplicaSet rs = (ReplicaSet) object;
+            ReplicaSetStatus old = rs.getStatus() == null ? new ReplicaSetStatus() : rs.getStatus();
+            List<ReplicaSetCondition> conditions = new ArrayList<>();
+            if (old.getConditions() != null) {
+                old.getConditions().stream().filter(c -> !ReplicaFailure.TYPE.equals(c.getType())).forEach(conditions::add);
+            }
+            if (counts.failure() != null) {
+                ReplicaFailure f = counts.failure();
+                conditions.add(ReplicaSetCondition.newBuilder().setType(ReplicaFailure.TYPE).setStatus("True")
+                        .setReason(f.reason()).setMessage(f.message()).setLastTransitionTime(f.lastTransitionTime()).build());
+            }
+            ReplicaSetStatus next = ReplicaSetStatus.newBuilder(old)
+                    .setReplicas(counts.replicas())
+                    .setFullyLabeledReplicas(counts.fullyLabeledReplicas())
+                    .setReadyReplicas(counts.readyReplicas())
+                    .setAvailableReplicas(counts.availableReplicas())
+                    .setObservedGeneration(counts.observedGeneration())
+                    .setConditions(conditions.isEmpty() ? null : conditions)
+                    .build();
+            if (Objects.equals(next, rs.getStatus())) {
+                return Optional.empty();
+            }
+            return Optional.of(ReplicaSet.newBuilder(rs).setMetadata(statusMeta(rs.getMetadata())).setStatus(next).build());
+        }
+    }
+
+    private static final class ReplicationControllers extends ReplicaReconciler {
+        ReplicationControllers() {
+            super(Kinds.REPLICATION_CONTROLLER);
+        }
+
+        @Override
+        Optional<ReplicaOwner> owner(SpecificRecord object) {
+            ReplicationController rc = (ReplicationController) object;
+            if (rc.getSpec() == null || rc.getMetadata() == null || rc.getMetadata().getUid() == null) {
+                return Optional.empty();
+            }
+            ReplicaFailure failure = null;
+            if (rc.getStatus() != null && rc.getStatus().getConditions() != null) {
+                for (ReplicationControllerCondition c : rc.getStatus().getConditions()) {
+                    if (ReplicaFailure.TYPE.equals(c.getType()) && "True".equals(c.getStatus())) {
+                        failure = new ReplicaFailure(c.getReason(), c.getMessage(), c.getLastTransitionTime());
+                    }
+                }
+            }
+            Map<String, String> selector = rc.getSpec().getSelector();
+            Predicate<Map<String, String>> matches = labels -> selector != null && !selector.isEmpty()
+                    && LabelSelectors.matches(selector, labels);
+            return Optional.of(new ReplicaOwner(Kinds.REPLICATION_CONTROLLER, rc, rc.getMetadata(),
+                    rc.getSpec().getReplicas() == null ? 1 : rc.getSpec().getReplicas(),
+                    rc.getSpec().getMinReadySeconds() == null ? 0 : rc.getSpec().getMinReadySeconds(),
+                    matches, rc.getSpec().getTemplate(), failure, "replication-controller"));
+        }
+
+        @Override
+        Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts) {
+            ReplicationController rc = (ReplicationController) object;
+            ReplicationControllerStatus old = rc.getStatus() == null ? new ReplicationControllerStatus() : rc.getStatus();
+            List<ReplicationControllerCondition> conditions = new ArrayList<>();
+            if (old.getConditions() != null) {
+                old.getConditions().stream().filter(c -> !ReplicaFailure.TYPE.equals(c.getType())).forEach(conditions::add);
+            }
+            if (counts.failure() != null) {
+                ReplicaFailure f = counts.failure();
+                conditions.add(ReplicationControllerCondition.newBuilder().setType(ReplicaFailure.TYPE).setStatus("True")
+                        .setReason(f.reason()).setMessage(f.message()).setLastTransitionTime(f.lastTransitionTime()).build());
+            }
+            ReplicationControllerStatus next = ReplicationControllerStatus.newBuilder(old)
+                    .setReplicas(counts.replicas())
+                    .setFullyLabeledReplicas(counts.fullyLabeledReplicas())
+                    .setReadyReplicas(counts.readyReplicas())
+                    .setAvailableReplicas(counts.availableReplicas())
+                    .setObservedGeneration(counts.observedGeneration())
+                    .setConditions(conditions.isEmpty() ? null : conditions)
+                    .build();
+            if (Objects.equals(next, rc.getStatus())) {
+                return Optional.empty();
+            }
+            return Optional.of(ReplicationController.newBuilder(rc).setMetadata(statusMeta(rc.getMetadata()))
+                    .setStatus(next).build());
+        }
+    }
+}
