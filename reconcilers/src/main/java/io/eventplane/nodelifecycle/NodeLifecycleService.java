@@ -54,6 +54,7 @@ public final class NodeLifecycleService implements AutoCloseable {
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicLong evicted = new AtomicLong();
     private final AtomicLong collected = new AtomicLong();
+    private final AtomicLong ticks = new AtomicLong();
     private NodeLifecycleDecider.State state = NodeLifecycleDecider.State.empty();
     private ControllerClients clients;
     private ObjectView view;
@@ -99,6 +100,11 @@ public final class NodeLifecycleService implements AutoCloseable {
         return running && synced && view.isReady() && worker.isAlive();
     }
 
+    /** Ticks completed: each one decided on a view caught up with the log. */
+    public long ticks() {
+        return ticks.get();
+    }
+
     public long evictions() {
         return evicted.get();
     }
@@ -124,6 +130,7 @@ public final class NodeLifecycleService implements AutoCloseable {
                 try {
                     clients.catchUp(Duration.ofSeconds(30));
                     once();
+                    ticks.incrementAndGet();
                 } catch (TimeoutException e) {
                     LOG.warn("{}: {}", actor, e.getMessage());
                 } catch (RuntimeException e) {
