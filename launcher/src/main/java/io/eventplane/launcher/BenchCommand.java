@@ -38,10 +38,11 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!mode.equals("writer") && !mode.equals("view")) {
+        if (!mode.equals("writer") && !mode.equals("view") && !mode.equals("gc")) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]");
+                    + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -65,6 +66,10 @@ final class BenchCommand {
             }
             EventplaneConfig config = new EventplaneConfig(bootstrap, registryUrl,
                     new Topics("bench" + UUID.randomUUID().toString().substring(0, 8)), 1);
+            if (mode.equals("gc")) {
+                GcBench.run(config, work, options.intValue("pods", 1_000), out);
+                return 0;
+            }
             if (mode.equals("view")) {
                 ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);
                 return 0;

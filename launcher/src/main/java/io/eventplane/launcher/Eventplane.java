@@ -21,6 +21,8 @@ public final class Eventplane {
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
                        measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
+              bench    gc [--pods 1000]
+                       delete a Deployment -> ReplicaSet -> N pods in each cascade mode: time and what is left
               help     this text
             """;
 
