@@ -45,6 +45,7 @@ public final class ControllerClients implements AutoCloseable {
         for (int p = 0; p < config.partitions(); p++) {
             partitions.add(new TopicPartition(config.topics().events(), p));
         }
+        offsets.assign(partitions); // never polled: only asked for the log's end (read_committed: the stable offset)
     }
 
     /** Creates the clients; the view is not started (add listeners and indexes first, then {@link #start}). */
