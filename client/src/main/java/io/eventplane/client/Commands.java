@@ -68,6 +68,11 @@ public final class Commands {
                 .build();
     }
 
+    /** Delete with any preconditions and options (uid and resourceVersion, grace period, propagation policy). */
+    public Command deleteWith(KindInfo kind, String namespace, String name, Preconditions preconditions, DeleteOptions options) {
+        return base(Verb.DELETE, kind, namespace, name).setPreconditions(preconditions).setDeleteOptions(options).build();
+    }
+
     /** Binds a pod to a node, only if it is still the pod with {@code uid} (a stale decision is rejected). */
     public Command bind(String namespace, String name, String uid, String nodeName) {
         return base(Verb.BIND, Kinds.POD, namespace, name)

@@ -38,7 +38,7 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment").contains(mode)) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "gc").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -46,7 +46,8 @@ final class BenchCommand {
                     + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] "
                     + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000]\n"
-                    + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]");
+                    + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -84,6 +85,10 @@ final class BenchCommand {
             }
             if (mode.equals("deployment")) {
                 DeploymentBench.run(config, work, options.intValue("replicas", 1000), options.intValue("nodes", 100), out);
+                return 0;
+            }
+            if (mode.equals("gc")) {
+                GcBench.run(config, work, options.intValue("pods", 1_000), out);
                 return 0;
             }
             if (mode.equals("view")) {

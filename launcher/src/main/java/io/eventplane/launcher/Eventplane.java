@@ -49,6 +49,8 @@ public final class Eventplane {
                        measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s
               bench    deployment [--replicas 1000] [--nodes 100]
                        measure the controllers: time to a fully available Deployment, time to roll it to a new image
+              bench    gc [--pods 1000]
+                       delete a Deployment -> ReplicaSet -> N pods in each cascade mode: time and what is left
               help     this text
             """;
 

@@ -93,6 +93,17 @@ final class LocalCluster implements AutoCloseable {
         gateway.addReadinessCheck("controllers", controllers::isReady);
         await("workload controllers", controllers::isReady, Duration.ofSeconds(60));
         step("Deployment, ReplicaSet and ReplicationController controllers running");
+        // Garbage collector, node lifecycle controller and pod GC: controllers of their own, as kube-controller-manager's.
+        io.eventplane.gc.GarbageCollectorService gc = new io.eventplane.gc.GarbageCollectorService(config, "garbage-collector").start();
+        running.push(gc);
+        gateway.addReadinessCheck("garbage-collector", gc::isReady);
+        io.eventplane.nodelifecycle.NodeLifecycleService lifecycle =
+                new io.eventplane.nodelifecycle.NodeLifecycleService(config, "node-controller").start();
+        running.push(lifecycle);
+        gateway.addReadinessCheck("node-controller", lifecycle::isReady);
+        await("garbage-collector", gc::isReady, Duration.ofSeconds(60));
+        await("node-controller", lifecycle::isReady, Duration.ofSeconds(60));
+        step("garbage collector and node lifecycle controller running");
 
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
         Connection.write(data.resolve(Connection.FILE), config);

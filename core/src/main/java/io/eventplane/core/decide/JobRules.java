@@ -25,6 +25,12 @@ import java.util.Objects;
  * JOB-X01 to JOB-X09).
  */
 final class JobRules implements KindRules<Job> {
+
+    /** GC-15: a delete without propagationPolicy orphans the pods (Kubernetes' backward-compatible default). */
+    @Override
+    public String defaultPropagationPolicy() {
+        return "Orphan";
+    }
     static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
     static final String LEGACY_CONTROLLER_UID = "controller-uid";

@@ -44,4 +44,12 @@ public interface KindRules<T extends SpecificRecord> {
     default long gracePeriodSeconds(T object, Long requested) {
         return 0;
     }
+
+    /**
+     * What a delete without {@code propagationPolicy} does to dependents: {@code Background} (cascade) for most kinds,
+     * {@code Orphan} where Kubernetes keeps it for backward compatibility (v1 ReplicationController, batch/v1 Job).
+     */
+    default String defaultPropagationPolicy() {
+        return "Background";
+    }
 }

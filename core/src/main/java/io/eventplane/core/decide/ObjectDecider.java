@@ -89,6 +89,7 @@ public final class ObjectDecider {
         SpecificRecord prepared = r.prepareForCreate(ObjectAccess.withMeta(object, meta), now);
         List<StatusCause> causes = new ArrayList<>();
         nameCauses(kind, command.getName(), causes);
+        causes.addAll(MetadataRules.validate(ObjectAccess.meta(prepared)));
         causes.addAll(r.validate(prepared));
         causes.addAll(r.validateCreate(prepared));
         if (!causes.isEmpty()) {
@@ -149,6 +150,7 @@ public final class ObjectDecider {
                                     + added));
                 }
             }
+            causes.addAll(MetadataRules.validate(ObjectAccess.meta(next)));
             causes.addAll(r.validateUpdate(stored, next));
             causes.addAll(r.validate(next));
             if (!causes.isEmpty()) {
@@ -186,41 +188,78 @@ public final class ObjectDecider {
         Instant now = seconds(command.getEnvelope().getTime());
         @SuppressWarnings("unchecked")
         KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
-        long grace = r.gracePeriodSeconds(stored, options.getGracePeriodSeconds());
-        List<String> finalizers = new ArrayList<>(list(old.getFinalizers()));
         String policy = options.getPropagationPolicy();
         if (policy != null && !List.of("Foreground", "Background", "Orphan").contains(policy)) {
             throw new RejectedException(Rejection.invalid("DeleteOptions", command.getName(),
                     List.of(Causes.notSupported("propagationPolicy", policy, List.of("Foreground", "Background", "Orphan")))));
         }
+        Long requested = options.getGracePeriodSeconds();
+        long grace;
+        Instant deadline;
         if (old.getDeletionTimestamp() == null) {
-            // Propagation is recorded as a finalizer; the garbage collector acts on it.
-            if ("Foreground".equals(policy) && !finalizers.contains(FOREGROUND_FINALIZER)) {
-                finalizers.add(FOREGROUND_FINALIZER);
-            } else if ("Orphan".equals(policy) && !finalizers.contains(ORPHAN_FINALIZER)) {
-                finalizers.add(ORPHAN_FINALIZER);
-            }
+            grace = r.gracePeriodSeconds(stored, requested);
+            deadline = now.plusSeconds(grace);
+        } else if (zero(old.getDeletionGracePeriodSeconds())) {
+            // Deletion started without a grace period (finalizers hold the object): the timestamp stays.
+            grace = 0;
+            deadline = old.getDeletionTimestamp();
+        } else if (requested != null && requested < old.getDeletionGracePeriodSeconds()) {
+            // A graceful deletion is running: a delete may only shorten it, counted from when it started.
+            grace = requested;
+            deadline = old.getDeletionTimestamp().minusSeconds(old.getDeletionGracePeriodSeconds()).plusSeconds(grace);
+        } else {
+            // The graceful deletion already running stands, finalizers included (Kubernetes' errAlreadyDeleting).
+            return noop(command, current);
         }
+        List<String> finalizers = propagationFinalizers(list(old.getFinalizers()), policy, r.defaultPropagationPolicy());
         if (grace == 0 && finalizers.isEmpty()) {
             return accept(command, ChangeType.DELETED, stored, current, position);
         }
-        Instant deadline = now.plusSeconds(grace);
-        if (old.getDeletionTimestamp() != null) {
-            // Already terminating: a delete may only shorten the grace period.
-            if (!deadline.isBefore(old.getDeletionTimestamp()) && finalizers.equals(list(old.getFinalizers()))) {
-                return noop(command, current);
-            }
-            if (!deadline.isBefore(old.getDeletionTimestamp())) {
-                deadline = old.getDeletionTimestamp();
-                grace = old.getDeletionGracePeriodSeconds() == null ? 0 : old.getDeletionGracePeriodSeconds();
-            }
+        if (deadline.equals(old.getDeletionTimestamp()) && Objects.equals(grace, old.getDeletionGracePeriodSeconds())
+                && finalizers.equals(list(old.getFinalizers()))) {
+            return noop(command, current);
         }
         ObjectMeta meta = ObjectMeta.newBuilder(old)
                 .setDeletionTimestamp(deadline)
                 .setDeletionGracePeriodSeconds(grace)
-                .setFinalizers(finalizers.isEmpty() ? old.getFinalizers() : finalizers)
+                .setFinalizers(finalizers.isEmpty() && old.getFinalizers() == null ? null : finalizers)
                 .build();
         return accept(command, ChangeType.DELETION_STARTED, ObjectAccess.withMeta(stored, meta), current, position);
+    }
+
+    /**
+     * The finalizers an object keeps after a delete: propagation is recorded as {@code orphan} or
+     * {@code foregroundDeletion} for the garbage collector, as Kubernetes' registry does. An explicit policy wins; then a
+     * propagation finalizer the object already carries; then the kind's default ({@code Orphan} for v1
+     * ReplicationController and batch/v1 Job, {@code Background} otherwise).
+     */
+    static List<String> propagationFinalizers(List<String> existing, String policy, String kindDefault) {
+        boolean orphan;
+        boolean foreground;
+        if (policy != null) {
+            orphan = policy.equals("Orphan");
+            foreground = policy.equals("Foreground");
+        } else if (existing.contains(ORPHAN_FINALIZER) || existing.contains(FOREGROUND_FINALIZER)) {
+            orphan = existing.contains(ORPHAN_FINALIZER);
+            foreground = !orphan;
+        } else {
+            orphan = "Orphan".equals(kindDefault);
+            foreground = false;
+        }
+        List<String> out = new ArrayList<>();
+        for (String f : existing) {
+            if (!f.equals(ORPHAN_FINALIZER) && !f.equals(FOREGROUND_FINALIZER)) {
+                out.add(f);
+            }
+        }
+        if (orphan) {
+            out.add(ORPHAN_FINALIZER);
+        }
+        if (foreground) {
+            out.add(FOREGROUND_FINALIZER);
+        }
+        // Same set as before: keep the object's own order (no spurious change).
+        return new java.util.HashSet<>(out).equals(new java.util.HashSet<>(existing)) ? existing : out;
     }
 
     private Decision bind(Command command, KindInfo kind, ObjectChanged current, long position) {

@@ -17,6 +17,12 @@ import java.util.Map;
  */
 final class ReplicationControllerRules implements KindRules<ReplicationController> {
 
+    /** GC-15: a delete without propagationPolicy orphans the pods (Kubernetes' backward-compatible default). */
+    @Override
+    public String defaultPropagationPolicy() {
+        return "Orphan";
+    }
+
     @Override
     public ReplicationController defaults(ReplicationController rc) {
         if (rc.getSpec() == null) {

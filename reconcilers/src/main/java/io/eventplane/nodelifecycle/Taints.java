@@ -1,0 +1,37 @@
+package io.eventplane.nodelifecycle;
+
+import io.eventplane.model.Taint;
+import io.eventplane.model.Toleration;
+import java.util.List;
+
+/** Taint keys the node lifecycle sets, and whether a toleration tolerates a taint (Kubernetes' ToleratesTaint). Pure. */
+public final class Taints {
+    public static final String UNREACHABLE = "node.kubernetes.io/unreachable";
+    public static final String NOT_READY = "node.kubernetes.io/not-ready";
+    public static final String OUT_OF_SERVICE = "node.kubernetes.io/out-of-service";
+    public static final String NO_EXECUTE = "NoExecute";
+    public static final String NO_SCHEDULE = "NoSchedule";
+
+    private Taints() {
+    }
+
+    public static boolean tolerates(Toleration t, Taint taint) {
+        if (t.getEffect() != null && !t.getEffect().isEmpty() && !t.getEffect().equals(taint.getEffect())) {
+            return false;
+        }
+        if (t.getKey() != null && !t.getKey().isEmpty() && !t.getKey().equals(taint.getKey())) {
+            return false;
+        }
+        String op = t.getOperator() == null || t.getOperator().isEmpty() ? "Equal" : t.getOperator();
+        if (op.equals("Exists")) {
+            return true; // an empty key with Exists matches every taint
+        }
+        String value = t.getValue() == null ? "" : t.getValue();
+        String taintValue = taint.getValue() == null ? "" : taint.getValue();
+        return op.equals("Equal") && (t.getKey() != null && !t.getKey().isEmpty()) && value.equals(taintValue);
+    }
+
+    public static boolean has(List<Taint> taints, String key, String effect) {
+        return taints != null && taints.stream().anyMatch(t -> key.equals(t.getKey()) && effect.equals(t.getEffect()));
+    }
+}
