@@ -69,9 +69,8 @@ public final class SchedulerService implements AutoCloseable {
     /** Unschedulable pods waiting for a cluster change, with when they were parked and how often they failed. */
     private final Map<String, Parked> parked = new ConcurrentHashMap<>();
     /** Pods as the decider needs them, by uid, recomputed when the pod's resourceVersion changes. */
-    private final Map<String, PodInfo> infos = new ConcurrentHashMap<>();
-    /** Nodes' parsed offers by name, recomputed when the node's resourceVersion changes. */
-    private final Map<String, NodeState.Offer> offers = new ConcurrentHashMap<>();
+    /** Nodes' parsed offers and pods' parsed infos, recomputed when their resourceVersion changes. */
+    private final SnapshotBuilder snapshots = new SnapshotBuilder();
     private int nextStartNodeIndex;
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
     private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
@@ -170,7 +169,7 @@ public final class SchedulerService implements AutoCloseable {
             }
             boolean gone = change.getType() == ChangeType.DELETED;
             if (gone) {
-                infos.remove(change.getUid());
+                snapshots.forget(change.getUid());
             }
             if (change.getType() == ChangeType.BOUND) {
                 Sent sent = bindingsSent.remove(change.getEnvelope().getRequestId());
@@ -371,7 +370,7 @@ public final class SchedulerService implements AutoCloseable {
             return; // our binding is on its way
         }
         long start = System.nanoTime();
-        PodInfo info = info(pod);
+        PodInfo info = snapshots.info(pod);
         Placement placement = decider.decide(info, snapshot);
         observer.decided(key, placement instanceof Placement.Bind, System.nanoTime() - start);
         if (placement instanceof Placement.Bind bind) {
@@ -441,7 +440,7 @@ public final class SchedulerService implements AutoCloseable {
                     cache = null; // the node set changed
                     break;
                 }
-                cache.update(offer(node.get()));
+                cache.update(snapshots.offer(node.get()));
             }
         }
         if (cache == null) {
@@ -457,7 +456,7 @@ public final class SchedulerService implements AutoCloseable {
         }
         if (metadataDirty) {
             metadataDirty = false;
-            readMetadata(cache.clearMetadata());
+            SnapshotBuilder.readMetadata(cache.clearMetadata(), kind -> view.list(kind, null));
         }
         return cache;
     }
@@ -474,7 +473,7 @@ public final class SchedulerService implements AutoCloseable {
                 // Our assumed binding confirmed, or a new status of a counted pod: nothing the cache counts changed, so
                 // keep what is counted (and the PreFilter counts built on it).
                 boolean confirmed = have != null && have.node().equals(node) && have.info().countsSameAs(p);
-                want = confirmed ? new Tracked(have.info(), node, false) : new Tracked(info(p), node, false);
+                want = confirmed ? new Tracked(have.info(), node, false) : new Tracked(snapshots.info(p), node, false);
             }
         } else if (have != null && have.assumed() && pod.isPresent()
                 && assumed.isAssumed(key, pod.get().getMetadata().getUid())) {
@@ -499,16 +498,16 @@ public final class SchedulerService implements AutoCloseable {
         List<NodeState.Offer> nodes = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
-            nodes.add(offer((Node) c.getObject()));
+            nodes.add(snapshots.offer((Node) c.getObject()));
             names.add(c.getName());
         }
-        offers.keySet().retainAll(names);
+        snapshots.retainNodes(names);
         ClusterSnapshot snapshot = new ClusterSnapshot(nodes);
         tracked.clear();
         for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
             Pod p = (Pod) c.getObject();
             if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
-                PodInfo info = info(p);
+                PodInfo info = snapshots.info(p);
                 snapshot.add(p.getSpec().getNodeName(), info);
                 tracked.put(Keys.of(c.getKind(), c.getNamespace(), c.getName()),
                         new Tracked(info, p.getSpec().getNodeName(), false));
@@ -521,57 +520,6 @@ public final class SchedulerService implements AutoCloseable {
             }
         }
         return snapshot;
-    }
-
-    private NodeState.Offer offer(Node n) {
-        String name = n.getMetadata().getName();
-        NodeState.Offer o = offers.get(name);
-        if (o == null || !java.util.Objects.equals(o.resourceVersion(), n.getMetadata().getResourceVersion())) {
-            o = NodeState.Offer.of(n);
-            offers.put(name, o);
-        }
-        return o;
-    }
-
-    /** Namespaces' labels (namespaceSelector) and the selectors of the workloads (default spread constraints). */
-    private void readMetadata(ClusterSnapshot snapshot) {
-        for (ObjectChanged c : view.list(Kinds.NAMESPACE.kind(), null)) {
-            Namespace ns = (Namespace) c.getObject();
-            snapshot.namespace(c.getName(), ns.getMetadata() == null ? null : ns.getMetadata().getLabels());
-        }
-        for (ObjectChanged c : view.list(Kinds.REPLICA_SET.kind(), null)) {
-            ReplicaSet rs = (ReplicaSet) c.getObject();
-            if (rs.getSpec() != null && rs.getSpec().getSelector() != null) {
-                snapshot.workload(c.getNamespace(), rs.getSpec().getSelector());
-            }
-        }
-        for (ObjectChanged c : view.list(Kinds.STATEFUL_SET.kind(), null)) {
-            StatefulSet ss = (StatefulSet) c.getObject();
-            if (ss.getSpec() != null && ss.getSpec().getSelector() != null) {
-                snapshot.workload(c.getNamespace(), ss.getSpec().getSelector());
-            }
-        }
-        for (ObjectChanged c : view.list(Kinds.REPLICATION_CONTROLLER.kind(), null)) {
-            ReplicationController rc = (ReplicationController) c.getObject();
-            if (rc.getSpec() != null && rc.getSpec().getSelector() != null && !rc.getSpec().getSelector().isEmpty()) {
-                snapshot.workload(c.getNamespace(), LabelSelector.newBuilder()
-                        .setMatchLabels(rc.getSpec().getSelector()).build());
-            }
-        }
-    }
-
-    private PodInfo info(Pod pod) {
-        String uid = pod.getMetadata().getUid();
-        if (uid == null) {
-            return PodInfo.of(pod);
-        }
-        PodInfo cached = infos.get(uid);
-        String rv = pod.getMetadata().getResourceVersion();
-        if (cached == null || !java.util.Objects.equals(cached.resourceVersion(), rv)) {
-            cached = PodInfo.of(pod);
-            infos.put(uid, cached);
-        }
-        return cached;
     }
 
     private Optional<Pod> pod(String key) {

@@ -11,7 +11,6 @@ import io.eventplane.model.ReplicationController;
 import io.eventplane.model.StatefulSet;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,7 @@ import java.util.function.Function;
  * finished. Parsed node offers and pod infos are cached across cycles by resourceVersion.
  */
 public final class SnapshotBuilder {
-    private final Map<String, NodeState.Offer> offers = new HashMap<>();
+    private final Map<String, NodeState.Offer> offers = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, PodInfo> infos = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -38,17 +37,40 @@ public final class SnapshotBuilder {
         List<NodeState.Offer> nodes = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ObjectChanged c : list.apply(Kinds.NODE.kind())) {
-            Node n = (Node) c.getObject();
-            NodeState.Offer o = offers.get(c.getName());
-            if (o == null || !Objects.equals(o.resourceVersion(), n.getMetadata().getResourceVersion())) {
-                o = NodeState.Offer.of(n);
-                offers.put(c.getName(), o);
-            }
-            nodes.add(o);
+            nodes.add(offer((Node) c.getObject()));
             names.add(c.getName());
         }
-        offers.keySet().retainAll(names);
+        retainNodes(names);
         ClusterSnapshot snapshot = new ClusterSnapshot(nodes);
+        readMetadata(snapshot, list);
+        for (ObjectChanged c : list.apply(Kinds.POD.kind())) {
+            Pod p = (Pod) c.getObject();
+            if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
+                snapshot.add(p.getSpec().getNodeName(), info(p));
+                onBound.accept(c, p);
+            }
+        }
+        return snapshot;
+    }
+
+    /** The node's parsed offer, cached by name and resourceVersion. */
+    public NodeState.Offer offer(Node n) {
+        String name = n.getMetadata().getName();
+        NodeState.Offer o = offers.get(name);
+        if (o == null || !Objects.equals(o.resourceVersion(), n.getMetadata().getResourceVersion())) {
+            o = NodeState.Offer.of(n);
+            offers.put(name, o);
+        }
+        return o;
+    }
+
+    /** Forgets the offers of nodes that are gone. */
+    public void retainNodes(Set<String> names) {
+        offers.keySet().retainAll(names);
+    }
+
+    /** Namespaces' labels (namespaceSelector) and the selectors of the workloads (default spread constraints). */
+    public static void readMetadata(ClusterSnapshot snapshot, Function<String, Collection<ObjectChanged>> list) {
         for (ObjectChanged c : list.apply(Kinds.NAMESPACE.kind())) {
             Namespace ns = (Namespace) c.getObject();
             snapshot.namespace(c.getName(), ns.getMetadata() == null ? null : ns.getMetadata().getLabels());
@@ -72,14 +94,6 @@ public final class SnapshotBuilder {
                         .setMatchLabels(rc.getSpec().getSelector()).build());
             }
         }
-        for (ObjectChanged c : list.apply(Kinds.POD.kind())) {
-            Pod p = (Pod) c.getObject();
-            if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
-                snapshot.add(p.getSpec().getNodeName(), info(p));
-                onBound.accept(c, p);
-            }
-        }
-        return snapshot;
     }
 
     /** The pod's parsed scheduling info, cached by uid and resourceVersion. */

@@ -112,6 +112,12 @@ public final class SimulatedCluster {
         return submit(user.delete(kind, "default", name, null, null));
     }
 
+    /** A delete with an explicit propagation policy (Background, Foreground, Orphan), as kubectl's --cascade sends. */
+    public CommandOutcome delete(KindInfo kind, String name, String propagationPolicy) {
+        return submit(user.deleteWith(kind, "default", name, new io.eventplane.log.Preconditions(),
+                io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy(propagationPolicy).build()));
+    }
+
     public <T> T get(Class<T> type, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
         ObjectChanged c = store.get(Keys.of(kind.kind(), "default", name));

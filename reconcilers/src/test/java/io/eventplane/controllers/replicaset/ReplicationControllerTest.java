@@ -94,10 +94,12 @@ class ReplicationControllerTest {
     void newRcAdoptsOrphans() {
         cluster.create(Workloads.nginxRc("nginx", 3, Map.of("app", "nginx"), null));
         cluster.settle();
+        // What the garbage collector does for an orphaning delete (there is none in this simulated cluster): release
+        // the pods; then the RC goes (a v1 ReplicationController's default policy is Orphan, so ask for Background).
         for (Pod p : cluster.podsOf("nginx")) {
             cluster.update(Pod.newBuilder(p).setMetadata(ObjectMeta.newBuilder(p.getMetadata()).setOwnerReferences(null).build()).build());
         }
-        cluster.delete(Kinds.REPLICATION_CONTROLLER, "nginx");
+        cluster.delete(Kinds.REPLICATION_CONTROLLER, "nginx", "Background");
         assertNull(cluster.get(ReplicationController.class, "nginx"));
         ReplicationController next = Workloads.nginxRc("nginx-v2", 3, Map.of("app", "nginx"), null);
         next.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.16.1");
