@@ -25,12 +25,15 @@ class HelmChartTest {
         String yaml = new Helm(CHART).template().withName("ep").set("kafka.bootstrap", "kafka:9092")
                 .set("nodeSim.nodes", "250").call();
         for (String main : new String[] {"io.eventplane.topology.WriterMain", "io.eventplane.gateway.GatewayMain",
-                "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain"}) {
+                "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain",
+                "io.eventplane.controllers.deployment.DeploymentMain",
+                "io.eventplane.controllers.replicaset.ReplicaSetMain"}) {
             assertTrue(yaml.contains(main), main + " missing from\n" + yaml);
             Class.forName(main); // the chart names mains that exist
         }
         assertTrue(yaml.contains("value: \"kafka:9092\""), yaml);
         assertTrue(yaml.contains("value: \"250\""), yaml);
+        assertTrue(yaml.contains("value: ReplicationController"), yaml);
         assertTrue(yaml.contains("path: /readyz"), yaml);
         assertTrue(Files.exists(CHART.resolve("Chart.yaml")));
     }

@@ -217,10 +217,14 @@ class KubectlDeploymentWalkthroughTest {
         }
         status = ok("rollout", "status", "deployment/nginx-deployment");
         assertTrue(status.endsWith("successfully rolled out\n"), status);
+        String deployJson = ok("get", "deploy", "nginx-deployment", "-o", "jsonpath={.spec.template}");
+        String rev2Json = ok("get", "rs", rev2, "-o", "jsonpath={.spec.template}");
+        assertEquals(3, replicaSets().size(), () -> "the undo made a new ReplicaSet instead of reusing " + rev2
+                + "\ndeployment template: " + deployJson + "\nrevision 2 template: " + rev2Json);
         describe = until(o -> o.contains("3 desired | 3 updated | 3 total | 3 available | 0 unavailable"),
                 "describe", "deployment", "nginx-deployment");
         assertTrue(describe.contains("deployment.kubernetes.io/revision: 4"), describe);
-        assertTrue(describe.contains("Image:        nginx:1.16.1"), describe);
+        assertTrue(describe.matches("(?s).*Image:\\s+nginx:1.16.1\\s.*"), describe);
         until(o -> o.matches("(?s).*" + rev3 + "\\s+0\\s+0\\s+0\\s.*"), "get", "rs");
         history = ok("rollout", "history", "deployment.v1.apps/nginx-deployment");
         assertTrue(history.matches("(?s).*\\s1\\s+<none>\\s+3\\s+.*\\s4\\s+.*"), history);

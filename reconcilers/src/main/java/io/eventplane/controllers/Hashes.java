@@ -56,49 +56,51 @@ public final class Hashes {
         return out.toString();
     }
 
-    /** A stable text of any Avro value: records in field order, maps sorted by key, nulls as {@code ~}. */
+    /**
+     * A stable text of any Avro value: records in field order, maps sorted by key. Absent and empty are the same
+     * ({@code resources: {}} as kubectl sends a template back on {@code rollout undo} equals no resources), so a
+     * template compares equal however it travelled.
+     */
     public static String canonical(Object value) {
-        StringBuilder out = new StringBuilder();
-        write(value, out);
-        return out.toString();
+        String text = canon(value);
+        return text == null ? "~" : text;
     }
 
-    private static void write(Object value, StringBuilder out) {
+    /** The text of a value, or null when it is absent or empty. */
+    private static String canon(Object value) {
         if (value == null) {
-            out.append('~');
-        } else if (value instanceof GenericRecord r) {
-            out.append('{');
+            return null;
+        }
+        StringBuilder out = new StringBuilder();
+        if (value instanceof GenericRecord r) {
             for (Schema.Field f : r.getSchema().getFields()) {
-                Object v = r.get(f.pos());
+                String v = canon(r.get(f.pos()));
                 if (v != null) {
-                    out.append(f.name()).append(':');
-                    write(v, out);
-                    out.append(',');
+                    out.append(f.name()).append(':').append(v).append(',');
                 }
             }
-            out.append('}');
-        } else if (value instanceof Map<?, ?> m) {
+            return out.length() == 0 ? null : "{" + out + "}";
+        }
+        if (value instanceof Map<?, ?> m) {
             Map<String, Object> sorted = new TreeMap<>();
             m.forEach((k, v) -> sorted.put(String.valueOf(k), v));
-            out.append('{');
             sorted.forEach((k, v) -> {
-                out.append(quote(k)).append(':');
-                write(v, out);
-                out.append(',');
+                String text = canon(v);
+                out.append(quote(k)).append(':').append(text == null ? "~" : text).append(',');
             });
-            out.append('}');
-        } else if (value instanceof List<?> l) {
-            out.append('[');
-            for (Object v : new ArrayList<>(l)) {
-                write(v, out);
-                out.append(',');
-            }
-            out.append(']');
-        } else if (value instanceof CharSequence s) {
-            out.append(quote(s.toString()));
-        } else {
-            out.append(value);
+            return out.length() == 0 ? null : "{" + out + "}";
         }
+        if (value instanceof List<?> l) {
+            for (Object v : new ArrayList<>(l)) {
+                String text = canon(v);
+                out.append(text == null ? "~" : text).append(',');
+            }
+            return out.length() == 0 ? null : "[" + out + "]";
+        }
+        if (value instanceof CharSequence cs) {
+            return quote(cs.toString());
+        }
+        return String.valueOf(value);
     }
 
     private static String quote(String s) {

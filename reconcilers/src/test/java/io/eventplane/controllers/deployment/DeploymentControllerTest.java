@@ -243,8 +243,14 @@ class DeploymentControllerTest {
         ReplicaSet rev2 = cluster.replicaSetsOf(NAME).get(1);
         // kubectl rollout undo: the revision's template without pod-template-hash replaces the Deployment's
         PodTemplateSpec t = DeploymentDecider.withoutHash(rev2.getSpec().getTemplate());
+        // as it comes back through JSON: empty objects where the stored template had none
+        t = PodTemplateSpec.newBuilder(t).build();
+        t.getSpec().getContainers().get(0).setResources(new ResourceRequirements());
+        t.getSpec().setSecurityContext(new io.eventplane.model.PodSecurityContext());
+        t.getMetadata().setAnnotations(new HashMap<>());
         Deployment d = d();
-        assertTrue(cluster.update(Deployment.newBuilder(d).setSpec(DeploymentSpec.newBuilder(d.getSpec()).setTemplate(t).build())
+        PodTemplateSpec back = t;
+        assertTrue(cluster.update(Deployment.newBuilder(d).setSpec(DeploymentSpec.newBuilder(d.getSpec()).setTemplate(back).build())
                 .build()).getAccepted());
         cluster.settle();
         List<ReplicaSet> rss = cluster.replicaSetsOf(NAME);
