@@ -182,6 +182,10 @@ class NodeLifecycleEndToEndTest {
         }
     }
 
+    static List<io.eventplane.model.Taint> taints(Node n) {
+        return n.getSpec() == null ? null : n.getSpec().getTaints();
+    }
+
     Optional<Node> node(String name) {
         return get("Node", "", name).map(c -> (Node) c.getObject());
     }
@@ -220,11 +224,11 @@ class NodeLifecycleEndToEndTest {
         advance(40, "healthy", "doomed");
         assertEquals("True", NodeLifecycleDecider.readyStatus(node("lost").orElseThrow()), "not before the grace period");
         advance(10, "healthy", "doomed");
-        Node lost = await(() -> node("lost").filter(n -> Taints.has(n.getSpec().getTaints(), Taints.UNREACHABLE, "NoExecute")),
+        Node lost = await(() -> node("lost").filter(n -> Taints.has(taints(n), Taints.UNREACHABLE, "NoExecute")),
                 "lost node tainted");
         assertEquals("Unknown", NodeLifecycleDecider.readyStatus(lost));
-        assertTrue(Taints.has(lost.getSpec().getTaints(), Taints.UNREACHABLE, "NoSchedule"));
-        Instant tainted = lost.getSpec().getTaints().stream().filter(t -> "NoExecute".equals(t.getEffect())).findFirst()
+        assertTrue(Taints.has(taints(lost), Taints.UNREACHABLE, "NoSchedule"));
+        Instant tainted = taints(lost).stream().filter(t -> "NoExecute".equals(t.getEffect())).findFirst()
                 .orElseThrow().getTimeAdded();
         assertEquals("True", NodeLifecycleDecider.readyStatus(node("healthy").orElseThrow()));
 
@@ -243,7 +247,7 @@ class NodeLifecycleEndToEndTest {
 
         renew("lost");
         setReady(node("lost").orElseThrow(), "True");
-        Node back = await(() -> node("lost").filter(n -> n.getSpec().getTaints() == null), "recovered node untainted");
+        Node back = await(() -> node("lost").filter(n -> taints(n) == null), "recovered node untainted");
         assertEquals("True", NodeLifecycleDecider.readyStatus(back));
     }
 
