@@ -25,7 +25,8 @@ class HelmChartTest {
         String yaml = new Helm(CHART).template().withName("ep").set("kafka.bootstrap", "kafka:9092")
                 .set("nodeSim.nodes", "250").call();
         for (String main : new String[] {"io.eventplane.topology.WriterMain", "io.eventplane.gateway.GatewayMain",
-                "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain"}) {
+                "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain",
+                "io.eventplane.gc.GarbageCollectorMain", "io.eventplane.nodelifecycle.NodeLifecycleMain"}) {
             assertTrue(yaml.contains(main), main + " missing from\n" + yaml);
             Class.forName(main); // the chart names mains that exist
         }
