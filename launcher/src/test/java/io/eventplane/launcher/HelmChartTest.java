@@ -27,7 +27,8 @@ class HelmChartTest {
         for (String main : new String[] {"io.eventplane.topology.WriterMain", "io.eventplane.gateway.GatewayMain",
                 "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain",
                 "io.eventplane.controllers.deployment.DeploymentMain",
-                "io.eventplane.controllers.replicaset.ReplicaSetMain"}) {
+                "io.eventplane.controllers.replicaset.ReplicaSetMain",
+                "io.eventplane.gc.GarbageCollectorMain", "io.eventplane.nodelifecycle.NodeLifecycleMain"}) {
             assertTrue(yaml.contains(main), main + " missing from\n" + yaml);
             Class.forName(main); // the chart names mains that exist
         }

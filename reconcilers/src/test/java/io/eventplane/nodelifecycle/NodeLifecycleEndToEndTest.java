@@ -161,9 +161,29 @@ class NodeLifecycleEndToEndTest {
             for (String n : renewing) {
                 renew(n);
             }
-            long ticks = controller.ticks();
-            waiter.awaitTrue(DEADLINE, () -> controller.ticks() >= ticks + 2, () -> "controller ticks");
+            awaitTicks(2);
         }
+    }
+
+    /** Waits until the controller has decided twice more (ticks are not view changes: the waiter would not wake). */
+    void awaitTicks(int n) {
+        long target = controller.ticks() + n;
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (controller.ticks() < target) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the controller stopped ticking");
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    static List<io.eventplane.model.Taint> taints(Node n) {
+        return n.getSpec() == null ? null : n.getSpec().getTaints();
     }
 
     Optional<Node> node(String name) {
@@ -204,11 +224,11 @@ class NodeLifecycleEndToEndTest {
         advance(40, "healthy", "doomed");
         assertEquals("True", NodeLifecycleDecider.readyStatus(node("lost").orElseThrow()), "not before the grace period");
         advance(10, "healthy", "doomed");
-        Node lost = await(() -> node("lost").filter(n -> Taints.has(n.getSpec().getTaints(), Taints.UNREACHABLE, "NoExecute")),
+        Node lost = await(() -> node("lost").filter(n -> Taints.has(taints(n), Taints.UNREACHABLE, "NoExecute")),
                 "lost node tainted");
         assertEquals("Unknown", NodeLifecycleDecider.readyStatus(lost));
-        assertTrue(Taints.has(lost.getSpec().getTaints(), Taints.UNREACHABLE, "NoSchedule"));
-        Instant tainted = lost.getSpec().getTaints().stream().filter(t -> "NoExecute".equals(t.getEffect())).findFirst()
+        assertTrue(Taints.has(taints(lost), Taints.UNREACHABLE, "NoSchedule"));
+        Instant tainted = taints(lost).stream().filter(t -> "NoExecute".equals(t.getEffect())).findFirst()
                 .orElseThrow().getTimeAdded();
         assertEquals("True", NodeLifecycleDecider.readyStatus(node("healthy").orElseThrow()));
 
@@ -227,7 +247,7 @@ class NodeLifecycleEndToEndTest {
 
         renew("lost");
         setReady(node("lost").orElseThrow(), "True");
-        Node back = await(() -> node("lost").filter(n -> n.getSpec().getTaints() == null), "recovered node untainted");
+        Node back = await(() -> node("lost").filter(n -> taints(n) == null), "recovered node untainted");
         assertEquals("True", NodeLifecycleDecider.readyStatus(back));
     }
 
