@@ -41,7 +41,7 @@ import java.util.SplittableRandom;
  */
 public final class PodRun {
 
-    enum Role { INIT, SIDECAR, APP }
+    enum Role { INIT, SIDECAR, APP, EPHEMERAL }
 
     enum Phase { IDLE, PULLING, PULL_ERROR, PULL_BACKOFF, CONFIG_ERROR, RUNNING, EXITED, BACKOFF, DONE, STOPPED }
 
@@ -96,7 +96,9 @@ public final class PodRun {
         }
 
         ObjectReference ref() {
-            return ObjectReferences.withFieldPath(podRef, ObjectReferences.containerPath(role != Role.APP, name()));
+            String path = role == Role.EPHEMERAL ? "spec.ephemeralContainers{" + name() + "}"
+                    : ObjectReferences.containerPath(role != Role.APP, name());
+            return ObjectReferences.withFieldPath(podRef, path);
         }
     }
 
@@ -111,6 +113,7 @@ public final class PodRun {
     private final Instant deadlineAt;
     private final List<Ctr> init = new ArrayList<>();
     private final List<Ctr> apps = new ArrayList<>();
+    private final List<Ctr> ephemeral = new ArrayList<>();
     private final List<EventNotice> events = new ArrayList<>();
     private ObjectReference podRef;
     private Instant cursor;
@@ -204,6 +207,27 @@ public final class PodRun {
         if (now.isAfter(cursor)) {
             cursor = now;
         }
+        if (addEphemeral(pod)) {
+            reconcile(cursor);
+        }
+    }
+
+    /** POD-11: ephemeral containers added to the pod (through its subresource) are run once, never restarted. */
+    private boolean addEphemeral(Pod pod) {
+        boolean added = false;
+        for (io.eventplane.model.EphemeralContainer e : list(pod.getSpec().getEphemeralContainers())) {
+            if (ephemeral.stream().noneMatch(c -> c.name().equals(e.getName()))) {
+                Container k = Container.newBuilder().setName(e.getName()).setImage(e.getImage())
+                        .setImagePullPolicy(e.getImagePullPolicy()).build();
+                Ctr c = container(pod, k, Role.EPHEMERAL);
+                if (terminating || terminal()) {
+                    c.phase = Phase.STOPPED;
+                }
+                ephemeral.add(c);
+                added = true;
+            }
+        }
+        return added;
     }
 
     /** When the next change is due, if any is. */
@@ -391,7 +415,7 @@ public final class PodRun {
         Probe readiness = probes ? c.spec.getReadinessProbe() : null;
         c.readyAt = null;
         c.unreadyAt = null;
-        if (c.role == Role.INIT) {
+        if (c.role == Role.INIT || c.role == Role.EPHEMERAL) {
             c.readyAt = null;
         } else if (readiness == null) {
             c.readyAt = c.startedAt; // no readiness probe: ready once started (POD-7.7, W-R7)
@@ -495,6 +519,7 @@ public final class PodRun {
             case SIDECAR -> !stoppingSidecars;
             case INIT -> code != 0 && !"Never".equals(restartPolicy);
             case APP -> "Always".equals(restartPolicy) || ("OnFailure".equals(restartPolicy) && code != 0);
+            case EPHEMERAL -> false;
         };
     }
 
@@ -539,6 +564,11 @@ public final class PodRun {
             initialized = true;
         }
         for (Ctr c : apps) {
+            if (c.phase == Phase.IDLE) {
+                begin(c, t);
+            }
+        }
+        for (Ctr c : ephemeral) {
             if (c.phase == Phase.IDLE) {
                 begin(c, t);
             }
@@ -644,7 +674,7 @@ public final class PodRun {
 
     /** POD-3.13: the phase from the containers (sidecars excluded). */
     public String phase() {
-        boolean anyRunning = all().stream().anyMatch(Ctr::running);
+        boolean anyRunning = init.stream().anyMatch(Ctr::running) || apps.stream().anyMatch(Ctr::running);
         if (deadlineExceeded) {
             return "Failed";
         }
@@ -718,6 +748,11 @@ public final class PodRun {
                 .setConditions(c)
                 .setInitContainerStatuses(init.isEmpty() ? null : initStatuses)
                 .setContainerStatuses(appStatuses);
+        if (!ephemeral.isEmpty()) {
+            List<ContainerStatus> ephemeralStatuses = new ArrayList<>();
+            ephemeral.forEach(k -> ephemeralStatuses.add(containerStatus(k)));
+            next.setEphemeralContainerStatuses(ephemeralStatuses);
+        }
         if (deadlineExceeded) {
             next.setReason("DeadlineExceeded").setMessage("Pod was active on the node longer than the specified deadline");
         }
@@ -757,9 +792,10 @@ public final class PodRun {
     // ---- helpers
 
     private List<Ctr> all() {
-        List<Ctr> out = new ArrayList<>(init.size() + apps.size());
+        List<Ctr> out = new ArrayList<>(init.size() + apps.size() + ephemeral.size());
         out.addAll(init);
         out.addAll(apps);
+        out.addAll(ephemeral);
         return out;
     }
 

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.model.Container;
+import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodReadinessGate;
 import io.eventplane.model.PodSpec;
@@ -560,6 +561,26 @@ class PodRunTest {
             assertEquals("annotation sim.eventplane.io/run-duration: \"soon\" is not a duration (like 30s, 1m30s, 500ms or 12)",
                     h.container("c").getState().getWaiting().getMessage());
         }
+    }
+
+    @Test
+    @DisplayName("POD-11.4 an ephemeral container added to a running pod runs once, is never restarted, and leaves the "
+            + "phase alone")
+    void ephemeralContainer() {
+        PodRunHarness h = new PodRunHarness(pod("Always", sim("run-duration.debug", "5s", "exit-code.debug", "1"),
+                c("app"))).until(10);
+        h.pod = Pod.newBuilder(h.pod).setSpec(PodSpec.newBuilder(h.pod.getSpec()).setEphemeralContainers(List.of(
+                io.eventplane.model.EphemeralContainer.newBuilder().setName("debug").setImage("busybox:1.36").build()))
+                .build()).build();
+        h.run.advanceTo(h.pod, h.now); // the spec change, as the shell hands it over
+
+        h.until(100);
+
+        ContainerStatus debug = h.pod.getStatus().getEphemeralContainerStatuses().get(0);
+        assertEquals("Terminated:Error(1)", PodRunHarness.state(debug));
+        assertEquals(0, debug.getRestartCount());
+        assertEquals("Running", h.phase());
+        assertEquals("True", h.condition("Ready"));
     }
 
     @Test
