@@ -184,8 +184,8 @@ class KubectlContractTest {
     }
 
     @Test
-    @DisplayName("kubectl wait --for=condition after a status patch, api-resources, and Kubernetes' error texts "
-            + "(strict decoding error, is invalid with field paths)")
+    @DisplayName("kubectl wait --for=condition after a status patch, api-resources, Kubernetes' error texts "
+            + "(strict decoding error, is invalid with field paths), and server dry runs decided by the writer's rules")
     void waitResourcesErrors() throws Exception {
         Path pod = manifest("waiter.yaml", """
                 apiVersion: v1
@@ -214,6 +214,19 @@ class KubectlContractTest {
         Kubectl.Result rejected = kubectl.run("apply", "-f", invalid.toString());
         assertTrue(rejected.exit() != 0 && rejected.out().contains("The Deployment \"invalid\" is invalid: spec.replicas: "
                 + "Invalid value: -1: must be greater than or equal to 0\n"), rejected.out());
+        Kubectl.Result dryInvalid = kubectl.run("apply", "--dry-run=server", "-f", invalid.toString());
+        assertTrue(dryInvalid.exit() != 0 && dryInvalid.out().contains("is invalid: spec.replicas"), dryInvalid.out());
+        Path valid = manifest("dry.yaml", deployment("dry", 1));
+        assertTrue(ok("apply", "--dry-run=server", "-f", valid.toString()).out().contains("created (server dry run)"));
+        assertEquals("RollingUpdate", ok("create", "--dry-run=server", "-f", valid.toString(), "-o",
+                "jsonpath={.spec.strategy.type}").out().trim(), "the writer's defaulting ran");
+        assertEquals(1, kubectl.run("get", "deploy", "dry").exit(), "a dry run writes nothing");
+        ok("apply", "-f", valid.toString());
+        Kubectl.Result dryPatch = kubectl.run("patch", "deploy", "dry", "--dry-run=server", "--type=merge", "-p",
+                "{\"spec\":{\"replicas\":-1}}");
+        assertTrue(dryPatch.exit() != 0 && dryPatch.out().contains("is invalid: spec.replicas"), dryPatch.out());
+        assertTrue(ok("scale", "deploy/dry", "--replicas=7", "--dry-run=server").out().contains("scaled (server dry run)"));
+        assertEquals("1", ok("get", "deploy", "dry", "-o", "jsonpath={.spec.replicas}").out().trim());
         Kubectl.Result ssaUnknown = kubectl.run("apply", "--server-side", "-f", bogus.toString());
         assertTrue(ssaUnknown.exit() != 0 && ssaUnknown.out().contains("unknown field \"spec.bogus\""), ssaUnknown.out());
     }
