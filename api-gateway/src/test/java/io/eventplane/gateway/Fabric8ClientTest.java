@@ -104,4 +104,71 @@ class Fabric8ClientTest {
             }
         }
     }
+
+    private static io.fabric8.kubernetes.api.model.apps.Deployment deployment(String name, int replicas) {
+        return new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName(name)
+                .withNamespace("default").endMetadata().withNewSpec().withReplicas(replicas)
+                .withNewSelector().addToMatchLabels("app", name).endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("nginx:1.27").endContainer().endSpec()
+                .endTemplate().endSpec().build();
+    }
+
+    @Test
+    @DisplayName("fabric8: server-side apply creates a deployment, scale (GET+PUT of the scale subresource) takes "
+            + "replicas over, the next apply conflicts (409 FieldManagerConflict) until forced; an informer sees it all")
+    void serverSideApplyScaleInformer() {
+        try (KubernetesClient client = client(false)) {
+            List<Integer> seen = new CopyOnWriteArrayList<>();
+            var informer = client.apps().deployments().inNamespace("default").inform(
+                    new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                        @Override
+                        public void onAdd(io.fabric8.kubernetes.api.model.apps.Deployment d) {
+                            seen.add(d.getSpec().getReplicas());
+                        }
+
+                        @Override
+                        public void onUpdate(io.fabric8.kubernetes.api.model.apps.Deployment o,
+                                             io.fabric8.kubernetes.api.model.apps.Deployment d) {
+                            seen.add(d.getSpec().getReplicas());
+                        }
+
+                        @Override
+                        public void onDelete(io.fabric8.kubernetes.api.model.apps.Deployment d, boolean unknown) {
+                        }
+                    });
+            try {
+                var applied = client.apps().deployments().resource(deployment("fab-ssa", 2)).fieldManager("feas")
+                        .serverSideApply();
+                assertEquals(2, applied.getSpec().getReplicas());
+                assertEquals("feas", applied.getMetadata().getManagedFields().get(0).getManager());
+                assertEquals("Apply", applied.getMetadata().getManagedFields().get(0).getOperation());
+
+                client.apps().deployments().withName("fab-ssa").scale(4);
+                assertEquals(4, client.apps().deployments().withName("fab-ssa").get().getSpec().getReplicas());
+                KubernetesClientException conflict = null;
+                try {
+                    client.apps().deployments().resource(deployment("fab-ssa", 2)).fieldManager("feas").serverSideApply();
+                } catch (KubernetesClientException e) {
+                    conflict = e;
+                }
+                assertNotNull(conflict);
+                assertEquals(409, conflict.getCode());
+                assertTrue(conflict.getStatus().getMessage().startsWith("Apply failed with 1 conflict: conflict with \""),
+                        conflict.getStatus().getMessage());
+                assertEquals("FieldManagerConflict", conflict.getStatus().getDetails().getCauses().get(0).getReason());
+                assertEquals(".spec.replicas", conflict.getStatus().getDetails().getCauses().get(0).getField());
+
+                var forced = client.apps().deployments().resource(deployment("fab-ssa", 2)).fieldManager("feas")
+                        .forceConflicts().serverSideApply();
+                assertEquals(2, forced.getSpec().getReplicas());
+                GatewayFixture.awaitTrue("the informer saw 2, 4 and 2 again",
+                        () -> seen.size() >= 3 && seen.get(seen.size() - 1) == 2 && seen.contains(4),
+                        java.time.Duration.ofSeconds(20));
+                assertTrue(client.apps().deployments().withName("fab-ssa").delete().size() == 1);
+            } finally {
+                informer.close();
+            }
+        }
+    }
 }

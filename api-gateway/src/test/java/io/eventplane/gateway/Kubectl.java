@@ -55,11 +55,17 @@ final class Kubectl {
     }
 
     Result run(String... args) throws IOException, InterruptedException {
+        return run(java.util.Map.of(), args);
+    }
+
+    /** Runs kubectl with extra environment variables (KUBE_EDITOR for edit). */
+    Result run(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(onPath(), "--kubeconfig", dir.resolve("kubeconfig").toString(),
                 "--cache-dir", dir.resolve("cache").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("HOME", dir.toString());
+        pb.environment().putAll(env);
         Process p = pb.start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();

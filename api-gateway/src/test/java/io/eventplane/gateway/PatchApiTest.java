@@ -73,7 +73,7 @@ class PatchApiTest {
     }
 
     @Test
-    @DisplayName("an unknown field in a strict patch answers 400; apply-patch answers 415")
+    @DisplayName("an unknown field in a strict patch answers 400; apply without fieldManager 422; an unknown patch type 415")
     void patchErrors() {
         assertEquals(201, f.post(PODS, pod("strictp", null)).statusCode());
         HttpResponse<String> unknown = f.patch(PODS + "/strictp?fieldValidation=Strict", "application/merge-patch+json",
@@ -81,8 +81,12 @@ class PatchApiTest {
         assertEquals(400, unknown.statusCode(), unknown.body());
         assertTrue(json(unknown).path("message").asText().contains("unknown field \"spec.bogus\""));
         HttpResponse<String> apply = f.patch(PODS + "/strictp", "application/apply-patch+yaml", "{}");
-        assertEquals(415, apply.statusCode());
-        assertEquals("UnsupportedMediaType", json(apply).path("reason").asText());
+        assertEquals(422, apply.statusCode(), apply.body());
+        assertEquals("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply "
+                + "patch", json(apply).path("message").asText());
+        HttpResponse<String> other = f.patch(PODS + "/strictp", "application/x-unknown-patch", "{}");
+        assertEquals(415, other.statusCode());
+        assertEquals("UnsupportedMediaType", json(other).path("reason").asText());
         assertEquals(404, f.patch(PODS + "/absent", "application/merge-patch+json", "{}").statusCode());
     }
 

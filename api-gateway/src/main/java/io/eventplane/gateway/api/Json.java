@@ -74,7 +74,12 @@ public final class Json {
                 for (Cause c : s.details().causes()) {
                     ObjectNode cn = causes.addObject();
                     putIfPresent(cn, "reason", c.reason());
-                    putIfPresent(cn, "message", c.message());
+                    // A cause's message is the error without its field (kubectl prints "field: message" itself).
+                    String m = c.message();
+                    if (m != null && c.field() != null && !c.field().isEmpty() && m.startsWith(c.field() + ": ")) {
+                        m = m.substring(c.field().length() + 2);
+                    }
+                    putIfPresent(cn, "message", m);
                     putIfPresent(cn, "field", c.field());
                 }
             }

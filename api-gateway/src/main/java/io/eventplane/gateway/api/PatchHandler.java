@@ -51,7 +51,6 @@ final class PatchHandler {
         }
         JsonNode patch = parseJson(request.body());
         FieldValidation mode = BodyDecoder.mode(request);
-        boolean dryRun = DryRun.requested(request);
         for (int attempt = 1; ; attempt++) {
             ObjectNode current = Json.encodeObject(kind, ReadHandler.current(backend.view(), path));
             String currentRv = current.path("metadata").path("resourceVersion").asText("");
@@ -75,9 +74,6 @@ final class PatchHandler {
             Ownership.recordUpdate(request, kind, current, (ObjectNode) patched, status ? "status" : "",
                     backend.clock().instant());
             BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(patched, kind, mode);
-            if (dryRun) {
-                return ApiResponse.json(200, Json.encodeObject(kind, body.object())).withWarnings(body.warnings());
-            }
             try {
                 Requests.Result r = submitter.forRequest(request).put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind,
                         path.storedNamespace(), path.name(), body.object());
@@ -137,7 +133,6 @@ final class PatchHandler {
         }
         FieldValidation mode = BodyDecoder.mode(request);
         List<String> warnings = BodyDecoder.tree(applied, kind, mode).warnings(); // unknown fields, types
-        boolean dryRun = DryRun.requested(request);
         String subresource = status ? "status" : "";
         for (int attempt = 1; ; attempt++) {
             var stored = backend.view().get(io.eventplane.core.Keys.of(kind.kind(), path.storedNamespace(), path.name()));
@@ -167,9 +162,6 @@ final class PatchHandler {
             int code = live == null ? 201 : 200;
             if (live == null && kind.namespaced()) {
                 writes.requireLiveNamespace(kind, path.namespace(), path.name());
-            }
-            if (dryRun) {
-                return ApiResponse.json(code, Json.encodeObject(kind, body.object())).withWarnings(warnings);
             }
             try {
                 Verb verb = live == null ? Verb.CREATE : status ? Verb.UPDATE_STATUS : Verb.UPDATE;

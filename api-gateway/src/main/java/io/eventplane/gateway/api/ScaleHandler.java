@@ -90,9 +90,6 @@ final class ScaleHandler {
             SpecificRecord scaled = ObjectAccess.withMeta(
                     ObjectAccess.with(current, "spec", ObjectAccess.with(spec, "replicas", replicas)), meta);
             scaled = Ownership.recordUpdate(request, kind, current, scaled, "scale", backend.clock().instant());
-            if (DryRun.requested(request)) {
-                return ApiResponse.json(200, scale(kind, scaled));
-            }
             try {
                 Requests.Result r = submitter.forRequest(request).put(Verb.UPDATE, kind, path.storedNamespace(),
                         path.name(), scaled);

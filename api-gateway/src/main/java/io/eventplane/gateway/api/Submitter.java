@@ -2,7 +2,14 @@ package io.eventplane.gateway.api;
 
 import io.eventplane.client.Commands;
 import io.eventplane.client.Requests;
+import io.eventplane.core.Keys;
+import io.eventplane.core.decide.Decision;
+import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.ObjectMeta;
 import io.eventplane.log.Command;
 import io.eventplane.log.DeleteOptions;
 import io.eventplane.log.Preconditions;
@@ -20,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Submitter {
     private static final Logger LOG = LoggerFactory.getLogger(Submitter.class);
+    /** The writer's own decision function: a dry run (dryRun=All) is decided here, exactly, and never written. */
+    private static final ObjectDecider DECIDER = new ObjectDecider(RulesRegistry.standard());
     private final Backend backend;
 
     Submitter(Backend backend) {
@@ -30,10 +39,12 @@ final class Submitter {
     final class ForRequest {
         private final Commands commands;
         private final Duration timeout;
+        private final boolean dryRun;
 
         private ForRequest(ApiRequest request) {
             this.commands = new Commands(request.actor(), backend.clock());
             this.timeout = RequestTimeouts.effective(request.param("timeout"), backend.writeTimeout());
+            this.dryRun = DryRun.requested(request);
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
@@ -58,6 +69,9 @@ final class Submitter {
         }
 
         private Requests.Result submit(Command command, KindInfo kind) {
+            if (dryRun) {
+                return dryRun(command, kind);
+            }
             Requests.Result result;
             try {
                 result = backend.requests().submit(command, timeout).get();
@@ -83,6 +97,30 @@ final class Submitter {
             }
             return result;
         }
+    }
+
+    /**
+     * dryRun=All: the writer's decision on the view's current object (validation, defaulting, preconditions,
+     * conflicts), answered as the writer would, without a write. The answer carries the stored resourceVersion.
+     */
+    private Requests.Result dryRun(Command command, KindInfo kind) {
+        ObjectChanged current = backend.view().get(Keys.of(kind.kind(), command.getNamespace(), command.getName()))
+                .orElse(null);
+        long rv = current == null ? 0 : current.getResourceVersion();
+        Decision d = DECIDER.decide(command, current, rv + 1);
+        if (!d.outcome().getAccepted()) {
+            throw new ApiException(Statuses.fromOutcome(d.outcome(), kind));
+        }
+        ObjectChanged change = d.change().orElse(current);
+        if (change == null || change.getObject() == null) {
+            throw new ApiException(Statuses.internal("the dry run left no object"));
+        }
+        SpecificRecord object = (SpecificRecord) change.getObject();
+        ObjectMeta meta = ObjectAccess.meta(object);
+        object = ObjectAccess.withMeta(object, ObjectMeta.newBuilder(meta)
+                .setResourceVersion(current == null ? null : String.valueOf(current.getResourceVersion())).build());
+        ObjectChanged answered = ObjectChanged.newBuilder(change).setObject(object).build();
+        return new Requests.Result(d.outcome(), answered);
     }
 
     ForRequest forRequest(ApiRequest request) {

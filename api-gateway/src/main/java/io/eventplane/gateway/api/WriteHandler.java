@@ -51,9 +51,6 @@ final class WriteHandler {
             SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(name)
                     .setNamespace(kind.namespaced() ? namespace : null).build());
             object = Ownership.recordUpdate(request, kind, null, object, "", backend.clock().instant());
-            if (DryRun.requested(request)) {
-                return ApiResponse.json(201, Json.encodeObject(kind, object)).withWarnings(body.warnings());
-            }
             try {
                 Requests.Result r = submitter.forRequest(request).put(Verb.CREATE, kind, namespace, name, object);
                 return ApiResponse.json(201, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
@@ -92,9 +89,6 @@ final class WriteHandler {
                 object = ObjectAccess.withMeta(object, ObjectMeta.newBuilder(ObjectAccess.meta(object))
                         .setResourceVersion(ObjectAccess.meta(current).getResourceVersion()).build());
             }
-            if (DryRun.requested(request)) {
-                return ApiResponse.json(200, Json.encodeObject(kind, object)).withWarnings(body.warnings());
-            }
             try {
                 Requests.Result r = submitter.forRequest(request)
                         .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
@@ -130,10 +124,6 @@ final class WriteHandler {
                     "target.kind"))));
         }
         String uid = binding.path("metadata").path("uid").asText("");
-        if (DryRun.requested(request)) {
-            ReadHandler.current(backend.view(), path);
-            return ApiResponse.status(Statuses.success(201));
-        }
         submitter.forRequest(request).bind(Kinds.POD, path.namespace(), path.name(), uid.isEmpty() ? null : uid,
                 binding.path("target").path("name").asText(""));
         return ApiResponse.status(Statuses.success(201));
