@@ -28,6 +28,7 @@ class HelmChartTest {
                 "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain",
                 "io.eventplane.controllers.deployment.DeploymentMain",
                 "io.eventplane.controllers.replicaset.ReplicaSetMain",
+                "io.eventplane.controllers.disruption.DisruptionMain",
                 "io.eventplane.gc.GarbageCollectorMain", "io.eventplane.nodelifecycle.NodeLifecycleMain"}) {
             assertTrue(yaml.contains(main), main + " missing from\n" + yaml);
             Class.forName(main); // the chart names mains that exist

@@ -7,7 +7,8 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The three workload controllers of this module (Deployment, ReplicaSet, ReplicationController) started side by side
+ * The workload controllers of this module (Deployment, ReplicaSet, ReplicationController, and the disruption
+ * controller that keeps PodDisruptionBudgets' status current) started side by side
  * in one JVM, for {@code eventplane up} and tests. Each is still its own service with its own view, sender and actor,
  * exactly as when it runs as its own process ({@link DeploymentMain}, {@link ReplicaSetMain}).
  */
@@ -22,7 +23,8 @@ public final class WorkloadControllers implements AutoCloseable {
         List<ControllerService> services = List.of(
                 ReplicaSetMain.replicaSets(config, "replicaset-controller", clock),
                 ReplicaSetMain.replicationControllers(config, "replication-controller", clock),
-                DeploymentMain.create(config, "deployment-controller", clock));
+                DeploymentMain.create(config, "deployment-controller", clock),
+                io.eventplane.controllers.disruption.DisruptionMain.create(config, "disruption-controller", clock));
         services.forEach(ControllerService::start);
         return new WorkloadControllers(services);
     }

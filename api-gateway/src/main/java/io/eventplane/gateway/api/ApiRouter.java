@@ -32,6 +32,7 @@ public final class ApiRouter {
     private final WatchHandler watches;
     private final ScaleHandler scales;
     private final HistoryHandler history;
+    private final EvictionHandler evictions;
     private final AuditHandler audit;
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
@@ -46,6 +47,7 @@ public final class ApiRouter {
         this.watches = new WatchHandler(reads, new WatchStreamer(backend.view(), backend.config().partitions(),
                 backend.watchBuffer(), backend.clock()));
         this.history = new HistoryHandler(backend);
+        this.evictions = new EvictionHandler(backend, submitter);
         this.audit = new AuditHandler(backend);
         this.readiness = readiness;
         this.serverAddress = serverAddress;
@@ -204,6 +206,12 @@ public final class ApiRouter {
                     throw new ApiException(Statuses.methodNotAllowed());
                 }
                 yield writes.bind(request, path);
+            }
+            case "eviction" -> {
+                if (!method.equals("POST")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                yield evictions.evict(request, path);
             }
             default -> throw new ApiException(Statuses.noSuchResource());
         };

@@ -43,6 +43,7 @@ public final class Discovery {
         List<Subresource> out = new ArrayList<>();
         if (k == Kinds.POD) {
             out.add(new Subresource("binding", null, null, "Binding", List.of("create")));
+            out.add(new Subresource("eviction", "policy", "v1", "Eviction", List.of("create")));
         }
         if (SCALABLE.contains(k)) {
             out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));

@@ -1,0 +1,107 @@
+package io.eventplane.gateway;
+
+import static io.eventplane.gateway.GatewayFixture.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** pods/eviction: a deletion that respects PodDisruptionBudgets, with Kubernetes' answers. */
+class EvictionApiTest {
+    private static final String PODS = "/api/v1/namespaces/default/pods";
+    private static final String PDBS = "/apis/policy/v1/namespaces/default/poddisruptionbudgets";
+    private static GatewayFixture f;
+
+    @BeforeAll
+    static void start() throws Exception {
+        f = GatewayFixture.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        f.close();
+    }
+
+    private static String pod(String name, String app) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"app\":\""
+                + app + "\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1.27\"}]}}";
+    }
+
+    private static String eviction(String name) {
+        return "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"" + name
+                + "\",\"namespace\":\"default\"}}";
+    }
+
+    private static void budget(String name, String app, int allowed, int healthy, int desired) {
+        String pdb = "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"" + name
+                + "\"},\"spec\":{\"minAvailable\":" + desired + ",\"selector\":{\"matchLabels\":{\"app\":\"" + app + "\"}}}}";
+        HttpResponse<String> existing = f.get(PDBS + "/" + name);
+        if (existing.statusCode() == 404) {
+            assertEquals(201, f.post(PDBS, pdb).statusCode());
+        }
+        JsonNode current = json(f.get(PDBS + "/" + name));
+        String status = "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"" + name
+                + "\",\"resourceVersion\":\"" + current.path("metadata").path("resourceVersion").asText() + "\"},"
+                + "\"spec\":" + current.path("spec") + ",\"status\":{\"observedGeneration\":1,\"disruptionsAllowed\":"
+                + allowed + ",\"currentHealthy\":" + healthy + ",\"desiredHealthy\":" + desired
+                + ",\"expectedPods\":" + healthy + "}}";
+        HttpResponse<String> r = f.put(PDBS + "/" + name + "/status", status);
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
+    @Test
+    @DisplayName("a pod no budget covers is evicted at once: 201 Success, the pod terminating")
+    void noBudget() {
+        assertEquals(201, f.post(PODS, pod("free", "free")).statusCode());
+        HttpResponse<String> r = f.post(PODS + "/free/eviction", eviction("free"));
+        assertEquals(201, r.statusCode(), r.body());
+        assertEquals("Success", json(r).path("status").asText());
+        HttpResponse<String> after = f.get(PODS + "/free");
+        assertTrue(after.statusCode() == 404 || json(after).path("metadata").has("deletionTimestamp"), after.body());
+    }
+
+    @Test
+    @DisplayName("a budget with no disruption allowed answers 429 with Kubernetes' message and leaves the pod")
+    void budgetExhausted() {
+        assertEquals(201, f.post(PODS, pod("guarded", "guarded")).statusCode());
+        budget("guard", "guarded", 0, 1, 1);
+        HttpResponse<String> r = f.post(PODS + "/guarded/eviction", eviction("guarded"));
+        assertEquals(429, r.statusCode(), r.body());
+        JsonNode status = json(r);
+        assertEquals("TooManyRequests", status.path("reason").asText());
+        assertEquals("Cannot evict pod as it would violate the pod's disruption budget.", status.path("message").asText());
+        assertEquals("The disruption budget guard needs 1 healthy pods and has 1 currently",
+                status.path("details").path("causes").get(0).path("message").asText());
+        assertEquals("DisruptionBudget", status.path("details").path("causes").get(0).path("reason").asText());
+        assertFalse(json(f.get(PODS + "/guarded")).path("metadata").has("deletionTimestamp"));
+    }
+
+    @Test
+    @DisplayName("a budget that allows one disruption records it and the pod is deleted; the next eviction is refused")
+    void budgetAllowsOne() {
+        assertEquals(201, f.post(PODS, pod("one", "pair")).statusCode());
+        assertEquals(201, f.post(PODS, pod("two", "pair")).statusCode());
+        budget("pair", "pair", 1, 2, 1);
+        HttpResponse<String> r = f.post(PODS + "/one/eviction", eviction("one"));
+        assertEquals(201, r.statusCode(), r.body());
+        JsonNode pdb = json(f.get(PDBS + "/pair"));
+        assertEquals(0, pdb.path("status").path("disruptionsAllowed").asInt(), pdb.toString());
+        assertTrue(pdb.path("status").path("disruptedPods").has("one"), pdb.toString());
+        assertEquals(429, f.post(PODS + "/two/eviction", eviction("two")).statusCode());
+    }
+
+    @Test
+    @DisplayName("eviction errors: a missing pod is 404, a mismatched name 400, GET 405")
+    void errors() {
+        assertEquals(404, f.post(PODS + "/missing/eviction", eviction("missing")).statusCode());
+        assertEquals(201, f.post(PODS, pod("named", "named")).statusCode());
+        assertEquals(400, f.post(PODS + "/named/eviction", eviction("other")).statusCode());
+        assertEquals(405, f.get(PODS + "/named/eviction").statusCode());
+    }
+}
