@@ -56,7 +56,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("a pod no budget covers is evicted at once: 201 Success, the pod terminating")
+    @DisplayName("W-P2: a pod no budget covers is evicted at once: 201 Success, the pod terminating")
     void noBudget() {
         assertEquals(201, f.post(PODS, pod("free", "free")).statusCode());
         HttpResponse<String> r = f.post(PODS + "/free/eviction", eviction("free"));
@@ -67,7 +67,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("a budget with no disruption allowed answers 429 with Kubernetes' message and leaves the pod")
+    @DisplayName("W-P5: a budget with no disruption allowed answers 429 with Kubernetes' message and leaves the pod")
     void budgetExhausted() {
         assertEquals(201, f.post(PODS, pod("guarded", "guarded")).statusCode());
         budget("guard", "guarded", 0, 1, 1);
@@ -83,7 +83,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("a budget that allows one disruption records it and the pod is deleted; the next eviction is refused")
+    @DisplayName("W-P1, W-P6: a budget that allows one disruption records it and the pod is deleted; the next eviction is refused")
     void budgetAllowsOne() {
         assertEquals(201, f.post(PODS, pod("one", "pair")).statusCode());
         assertEquals(201, f.post(PODS, pod("two", "pair")).statusCode());
@@ -94,6 +94,16 @@ class EvictionApiTest {
         assertEquals(0, pdb.path("status").path("disruptionsAllowed").asInt(), pdb.toString());
         assertTrue(pdb.path("status").path("disruptedPods").has("one"), pdb.toString());
         assertEquals(429, f.post(PODS + "/two/eviction", eviction("two")).statusCode());
+    }
+
+    @Test
+    @DisplayName("W-P9: a direct DELETE is not blocked by an exhausted budget")
+    void deleteBypassesBudget() {
+        assertEquals(201, f.post(PODS, pod("direct", "direct")).statusCode());
+        budget("direct", "direct", 0, 1, 1);
+        assertEquals(429, f.post(PODS + "/direct/eviction", eviction("direct")).statusCode());
+        HttpResponse<String> r = f.delete(PODS + "/direct", null);
+        assertEquals(200, r.statusCode(), r.body());
     }
 
     @Test

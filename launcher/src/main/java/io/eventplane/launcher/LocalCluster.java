@@ -92,7 +92,7 @@ final class LocalCluster implements AutoCloseable {
         running.push(controllers);
         gateway.addReadinessCheck("controllers", controllers::isReady);
         await("workload controllers", controllers::isReady, Duration.ofSeconds(60));
-        step("Deployment, ReplicaSet and ReplicationController controllers running");
+        step("Deployment, ReplicaSet, ReplicationController and disruption controllers running");
         // Garbage collector, node lifecycle controller and pod GC: controllers of their own, as kube-controller-manager's.
         io.eventplane.gc.GarbageCollectorService gc = new io.eventplane.gc.GarbageCollectorService(config, "garbage-collector").start();
         running.push(gc);

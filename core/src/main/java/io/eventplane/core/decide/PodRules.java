@@ -182,7 +182,53 @@ public final class PodRules implements KindRules<Pod> {
                 }
             }
         }
+        validateSpreadConstraints(spec.getTopologySpreadConstraints(), causes);
         return causes;
+    }
+
+    /** Kubernetes' validation of topologySpreadConstraints (W-T14: a maxSkew of 0 is refused). */
+    private static void validateSpreadConstraints(List<io.eventplane.model.TopologySpreadConstraint> constraints,
+                                                  List<StatusCause> causes) {
+        if (constraints == null) {
+            return;
+        }
+        Set<String> pairs = new java.util.HashSet<>();
+        for (int i = 0; i < constraints.size(); i++) {
+            io.eventplane.model.TopologySpreadConstraint c = constraints.get(i);
+            String f = "spec.topologySpreadConstraints[" + i + "]";
+            if (c.getMaxSkew() == null || c.getMaxSkew() <= 0) {
+                causes.add(Causes.invalid(f + ".maxSkew", c.getMaxSkew() == null ? 0 : c.getMaxSkew(),
+                        "must be greater than zero"));
+            }
+            if (c.getTopologyKey() == null || c.getTopologyKey().isEmpty()) {
+                causes.add(Causes.required(f + ".topologyKey", "can not be empty"));
+            }
+            List<String> actions = List.of("DoNotSchedule", "ScheduleAnyway");
+            if (c.getWhenUnsatisfiable() == null || c.getWhenUnsatisfiable().isEmpty()) {
+                causes.add(Causes.required(f + ".whenUnsatisfiable"));
+            } else if (!actions.contains(c.getWhenUnsatisfiable())) {
+                causes.add(Causes.notSupported(f + ".whenUnsatisfiable", c.getWhenUnsatisfiable(), actions));
+            }
+            if (c.getMinDomains() != null) {
+                if (c.getMinDomains() <= 0) {
+                    causes.add(Causes.invalid(f + ".minDomains", c.getMinDomains(), "must be greater than zero"));
+                } else if (!"DoNotSchedule".equals(c.getWhenUnsatisfiable())) {
+                    causes.add(Causes.invalid(f + ".minDomains", c.getMinDomains(),
+                            "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not "
+                                    + c.getWhenUnsatisfiable()));
+                }
+            }
+            for (String[] policy : new String[][] {{"nodeAffinityPolicy", c.getNodeAffinityPolicy()},
+                    {"nodeTaintsPolicy", c.getNodeTaintsPolicy()}}) {
+                if (policy[1] != null && !List.of("Honor", "Ignore").contains(policy[1])) {
+                    causes.add(Causes.notSupported(f + "." + policy[0], policy[1], List.of("Honor", "Ignore")));
+                }
+            }
+            if (c.getTopologyKey() != null && c.getWhenUnsatisfiable() != null
+                    && !pairs.add(c.getTopologyKey() + "/" + c.getWhenUnsatisfiable())) {
+                causes.add(Causes.duplicate(f, "{" + c.getTopologyKey() + ", " + c.getWhenUnsatisfiable() + "}"));
+            }
+        }
     }
 
     private static void validateContainers(String path, List<Container> containers, Set<String> names,

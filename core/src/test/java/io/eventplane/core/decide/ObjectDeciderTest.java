@@ -142,6 +142,22 @@ class ObjectDeciderTest {
     }
 
     @Test
+    @DisplayName("W-T14 a topology spread constraint with maxSkew 0 is rejected by validation")
+    void maxSkewZeroRejected() {
+        Pod p = pod("spread", container("app", "nginx"));
+        p = Pod.newBuilder(p).setSpec(PodSpec.newBuilder(p.getSpec()).setTopologySpreadConstraints(List.of(
+                io.eventplane.model.TopologySpreadConstraint.newBuilder().setMaxSkew(0)
+                        .setTopologyKey("topology.kubernetes.io/zone").setWhenUnsatisfiable("DoNotSchedule").build()))
+                .build()).build();
+        Decision d = decide(command(Verb.CREATE, p, T0), null);
+        assertEquals(422, d.outcome().getCode());
+        assertEquals("spec.topologySpreadConstraints[0].maxSkew", d.outcome().getCauses().get(0).getField());
+        assertEquals("FieldValueInvalid", d.outcome().getCauses().get(0).getReason());
+        assertTrue(d.outcome().getCauses().get(0).getMessage().contains("must be greater than zero"),
+                d.outcome().getCauses().get(0).getMessage());
+    }
+
+    @Test
     @DisplayName("POD-1.4 a name that is not a DNS subdomain is rejected")
     void invalidName() {
         Decision d = decide(command(Verb.CREATE, pod("Web_1", container("a", "nginx")), T0), null);
