@@ -95,12 +95,10 @@ class Fabric8ClientTest {
                      public void onClose(WatcherException cause) {
                      }
                  })) {
-                long t0 = System.nanoTime();
                 client.pods().resource(pod(name)).create();
                 GatewayFixture.awaitTrue("ADDED arrives", () -> events.contains("ADDED"), java.time.Duration.ofSeconds(15));
                 client.pods().withName(name).delete();
                 GatewayFixture.awaitTrue("DELETED arrives", () -> events.contains("DELETED"), java.time.Duration.ofSeconds(15));
-                assertTrue((System.nanoTime() - t0) / 1_000_000_000 < 15, "watch established quickly");
             }
         }
     }

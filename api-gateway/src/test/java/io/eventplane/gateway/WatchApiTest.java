@@ -144,14 +144,13 @@ class WatchApiTest {
     @Test
     @DisplayName("a WebSocket upgrade on a watch URL gets a complete 200 at once (fabric8 then watches over HTTP)")
     void webSocketRefusedQuickly() throws Exception {
-        long t0 = System.nanoTime();
+        // A refusal that did not complete the response would block the read below until the socket's timeout.
         try (RawWatch w = new RawWatch(f.url(), "/api/v1/namespaces/watch-e/pods?watch=true", "Upgrade", "websocket",
                 "Connection", "Upgrade", "Sec-WebSocket-Version", "13", "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")) {
             assertEquals(200, w.status);
             String body = w.chunked() ? w.nextChunk() : w.fixedBody();
             assertTrue(body.contains("\"kind\":\"Status\""), body);
         }
-        assertTrue((System.nanoTime() - t0) / 1_000_000 < 2000);
     }
 
     @Test

@@ -207,16 +207,18 @@ public final class KafkaEventRecorder implements EventRecorder, AutoCloseable {
         while (!stopping) {
             try {
                 boolean worked = false;
-                for (Runnable r = posted.poll(); r != null; r = posted.poll()) {
-                    r.run();
-                    worked = true;
-                }
+                // Occurrences first, then completions: what was recorded before a write completed is merged into the
+                // slot's waiting occurrence and goes out as one update when the write completes.
                 while (inFlight < maxInFlight) {
                     Occurrence o = queue.poll();
                     if (o == null) {
                         break;
                     }
                     take(o);
+                    worked = true;
+                }
+                for (Runnable r = posted.poll(); r != null; r = posted.poll()) {
+                    r.run();
                     worked = true;
                 }
                 if (!worked) {

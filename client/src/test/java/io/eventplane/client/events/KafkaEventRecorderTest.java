@@ -198,13 +198,10 @@ class KafkaEventRecorderTest {
         r.record(NGINX, EventType.Normal, "Pulling", "Pulling image \"nginx\"");
         store.awaitHeld(1); // one write in flight: the sender thread takes nothing more
 
-        long start = System.nanoTime();
+        // The write stays held until release(): had record() waited for room, this loop would never end.
         for (int i = 0; i < 9; i++) {
             r.record(NGINX, EventType.Normal, "Reason" + i, "message " + i);
         }
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-
-        assertTrue(took.compareTo(Duration.ofSeconds(1)) < 0, "record returned at once: " + took);
         assertEquals(7, r.dropped(), "two waited in the queue, seven were dropped");
         store.release();
         idle();
