@@ -245,10 +245,12 @@ public final class GarbageCollectorService implements AutoCloseable {
                     }
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
+            Thread.currentThread().interrupt(); // closing
         } catch (RuntimeException e) {
-            LOG.error("{}: garbage collector worker stopped: {}", actor, e.toString(), e);
+            if (running) {
+                LOG.error("{}: garbage collector worker stopped: {}", actor, e.toString(), e);
+            }
         }
     }
 

@@ -133,7 +133,12 @@ public final class NodeLifecycleService implements AutoCloseable {
                     ticks.incrementAndGet();
                 } catch (TimeoutException e) {
                     LOG.warn("{}: {}", actor, e.getMessage());
+                } catch (org.apache.kafka.common.errors.InterruptException e) {
+                    return; // closing: the interrupt ended a read of the log
                 } catch (RuntimeException e) {
+                    if (!running) {
+                        return;
+                    }
                     LOG.warn("{}: tick failed: {}", actor, e.toString(), e);
                 }
                 Thread.sleep(tick.toMillis());
