@@ -528,7 +528,6 @@ abstract class SchemaCodec {
         }
     }
 
-    /** resource.Quantity: a string or a JSON number (as Kubernetes accepts), validated, kept as written. */
     /** A JSON object kept as its compact text ({@code k8s: json-object}): managedFields' FieldsV1. */
     static final class JsonObjectCodec extends SchemaCodec {
         private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
@@ -567,6 +566,7 @@ abstract class SchemaCodec {
         }
     }
 
+    /** resource.Quantity: a string or a JSON number (as Kubernetes accepts), validated, kept as written. */
     static final class QuantityCodec extends SchemaCodec {
         @Override
         boolean reads(JsonNodeType type) {
