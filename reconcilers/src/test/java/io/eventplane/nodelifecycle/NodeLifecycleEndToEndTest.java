@@ -138,11 +138,27 @@ class NodeLifecycleEndToEndTest {
     }
 
     void setReady(Node n, String status) {
-        send(user.updateStatus(Node.newBuilder(n).setStatus(NodeStatus.newBuilder().setConditions(List.of(
-                NodeCondition.newBuilder().setType("Ready").setStatus(status).setReason("KubeletReady")
-                        .setLastHeartbeatTime(clock.now).setLastTransitionTime(clock.now).build())).build()).build()));
-        await(() -> node(n.getMetadata().getName()).filter(x -> status.equals(NodeLifecycleDecider.readyStatus(x))),
-                "node " + n.getMetadata().getName() + " Ready=" + status);
+        String name = n.getMetadata().getName();
+        // The node controller may write the node meanwhile (then this status write is refused as stale): write again
+        // on the newest version until the view shows the status, as a kubelet does.
+        for (int attempt = 1; ; attempt++) {
+            Node current = node(name).orElse(n);
+            send(user.updateStatus(Node.newBuilder(current).setStatus(NodeStatus.newBuilder(
+                    current.getStatus() == null ? NodeStatus.newBuilder().build() : current.getStatus())
+                    .setConditions(List.of(NodeCondition.newBuilder().setType("Ready").setStatus(status)
+                            .setReason("KubeletReady").setLastHeartbeatTime(clock.now).setLastTransitionTime(clock.now)
+                            .build())).build()).build()));
+            try {
+                waiter.await(java.time.Duration.ofSeconds(10), () -> node(name)
+                        .filter(x -> status.equals(NodeLifecycleDecider.readyStatus(x))), () -> "node " + name
+                        + " Ready=" + status);
+                return;
+            } catch (io.eventplane.client.ViewWaiter.ViewTimeoutException e) {
+                if (attempt == 6) {
+                    throw e;
+                }
+            }
+        }
     }
 
     void renew(String name) {
