@@ -1,18 +1,15 @@
 package io.eventplane.controllers;
 
-import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
-import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.client.events.EventOrigin;
-import io.eventplane.client.events.EventRecorder;
-import io.eventplane.client.events.KafkaEventRecorder;
 import io.eventplane.core.Keys;
 import io.eventplane.log.Command;
 import io.eventplane.log.ObjectChanged;
+import io.eventplane.reconcile.ControllerClients;
 import io.eventplane.reconcile.WorkQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,12 +49,8 @@ public final class ControllerService implements AutoCloseable {
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
+    private ControllerClients clients;
     private ObjectView view;
-    private CommandSender sender;
-    private Outcomes outcomes;
-    private Requests requests;
-    private KafkaEventRecorder recorder;
-    private EventRecorder events = EventRecorder.discarding();
     private Thread worker;
     private volatile boolean running;
     private volatile boolean synced;
@@ -79,19 +71,25 @@ public final class ControllerService implements AutoCloseable {
 
     public ControllerService start() {
         running = true;
-        sender = new CommandSender(config, actor);
-        outcomes = new Outcomes(config, actor + "-outcomes");
-        view = new ObjectView(config, actor + "-view");
-        view.addListener(this::onChange);
-        requests = new Requests(sender, outcomes, view);
-        recorder = KafkaEventRecorder.start(config, sender, view, actor, clock, new EventOrigin(component, null,
+        clients = ControllerClients.create(config, actor, clock, new EventOrigin(component, null,
                 component + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
-        events = recorder;
-        view.start();
+        view = clients.view();
+        view.addListener(this::onChange);
+        clients.start();
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);
         worker.start();
         return this;
+    }
+
+    /** Keeps a started controller running until the JVM is asked to stop (SIGTERM, Ctrl-C), then closes it. */
+    public void runUntilShutdown() throws InterruptedException {
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            close();
+            stopped.countDown();
+        }, actor + "-shutdown"));
+        stopped.await();
     }
 
     public boolean isReady() {
@@ -122,14 +120,7 @@ public final class ControllerService implements AutoCloseable {
 
     private void run() {
         try {
-            while (running) {
-                try {
-                    view.awaitReady(Duration.ofSeconds(30));
-                    break;
-                } catch (TimeoutException e) {
-                    LOG.info("{}: waiting for the view to catch up with the log", actor);
-                }
-            }
+            clients.awaitViewReady(() -> running);
             synced = true;
             int n = 0;
             for (ObjectChanged c : view.list(reconciler.kind(), null)) {
@@ -161,7 +152,7 @@ public final class ControllerService implements AutoCloseable {
         }
         Reconciliation r = reconciler.reconcile(key, view, clock.instant(), failures.get(key));
         for (EventNotice e : r.events()) {
-            events.record(e);
+            clients.recorder().record(e);
         }
         if (r.requeueAfter() != null) {
             queue.addAfter(key, r.requeueAfter().isNegative() ? Duration.ZERO : r.requeueAfter());
@@ -179,7 +170,7 @@ public final class ControllerService implements AutoCloseable {
         for (Action action : actions) {
             Command command = command(action);
             sent.incrementAndGet();
-            CompletableFuture<Requests.Result> f = requests.submit(command, VERDICT_TIMEOUT);
+            CompletableFuture<Requests.Result> f = clients.requests().submit(command, VERDICT_TIMEOUT);
             f.whenComplete((result, error) -> {
                 try {
                     if (error != null) {
@@ -188,7 +179,7 @@ public final class ControllerService implements AutoCloseable {
                                 command.getName(), error.toString());
                     } else if (result.accepted()) {
                         if (action.onAccepted() != null) {
-                            events.record(action.onAccepted());
+                            clients.recorder().record(action.onAccepted());
                         }
                     } else {
                         anyRejected.set(true);
@@ -202,7 +193,7 @@ public final class ControllerService implements AutoCloseable {
                             failureReported.set(true);
                             EventNotice notice = action.onAccepted();
                             if (notice != null) {
-                                events.record(EventNotice.warning(notice.involvedObject(), action.failedReason(), text));
+                                clients.recorder().record(EventNotice.warning(notice.involvedObject(), action.failedReason(), text));
                             }
                         }
                     }
@@ -257,14 +248,8 @@ public final class ControllerService implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        for (AutoCloseable c : new AutoCloseable[] {recorder, outcomes, view, sender}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                LOG.debug("{}: closing: {}", actor, e.toString());
-            }
+        if (clients != null) {
+            clients.close();
         }
         LOG.info("{}: stopped after {} command(s), {} rejected", actor, sent.get(), rejected.get());
     }

@@ -193,14 +193,7 @@ public final class GarbageCollectorService implements AutoCloseable {
 
     private void run() {
         try {
-            while (running) {
-                try {
-                    view.awaitReady(Duration.ofSeconds(30));
-                    break;
-                } catch (TimeoutException e) {
-                    LOG.info("{}: waiting for the view to catch up with the log", actor);
-                }
-            }
+            clients.awaitViewReady(() -> running);
             synced = true;
             int queued = 0;
             for (String key : List.copyOf(ownersByKey.keySet())) {

@@ -115,14 +115,7 @@ public final class NodeLifecycleService implements AutoCloseable {
 
     private void run() {
         try {
-            while (running) {
-                try {
-                    view.awaitReady(Duration.ofSeconds(30));
-                    break;
-                } catch (TimeoutException e) {
-                    LOG.info("{}: waiting for the view to catch up with the log", actor);
-                }
-            }
+            clients.awaitViewReady(() -> running);
             synced = true;
             LOG.info("{}: ready; node monitor grace period {} s, terminated-pod-gc-threshold {}", actor,
                     settings.monitorGracePeriod().toSeconds(), settings.terminatedPodGcThreshold());

@@ -24,7 +24,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * call, so an object missing from it is really gone (positive evidence, not a lagging cache).
  */
 public final class ControllerClients implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ControllerClients.class);
     private final EventplaneConfig config;
+    private final String actor;
     private final ObjectView view;
     private final CommandSender sender;
     private final Outcomes outcomes;
@@ -33,9 +35,10 @@ public final class ControllerClients implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> offsets;
     private final List<TopicPartition> partitions = new ArrayList<>();
 
-    private ControllerClients(EventplaneConfig config, ObjectView view, CommandSender sender, Outcomes outcomes,
-                              KafkaEventRecorder recorder, KafkaConsumer<byte[], byte[]> offsets) {
+    private ControllerClients(EventplaneConfig config, String actor, ObjectView view, CommandSender sender,
+                              Outcomes outcomes, KafkaEventRecorder recorder, KafkaConsumer<byte[], byte[]> offsets) {
         this.config = config;
+        this.actor = actor;
         this.view = view;
         this.sender = sender;
         this.outcomes = outcomes;
@@ -59,7 +62,7 @@ public final class ControllerClients implements AutoCloseable {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         KafkaConsumer<byte[], byte[]> offsets = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        return new ControllerClients(config, view, sender, outcomes, recorder, offsets);
+        return new ControllerClients(config, actor, view, sender, outcomes, recorder, offsets);
     }
 
     public ControllerClients start() {
@@ -81,6 +84,21 @@ public final class ControllerClients implements AutoCloseable {
 
     public KafkaEventRecorder recorder() {
         return recorder;
+    }
+
+    /**
+     * Waits until the view has read the log to its end, saying so every 30 s, as long as {@code running} holds: what a
+     * controller does before its first decision.
+     */
+    public void awaitViewReady(java.util.function.BooleanSupplier running) throws InterruptedException {
+        while (running.getAsBoolean()) {
+            try {
+                view.awaitReady(Duration.ofSeconds(30));
+                return;
+            } catch (TimeoutException e) {
+                LOG.info("{}: waiting for the view to catch up with the log", actor);
+            }
+        }
     }
 
     /** Waits until the view has applied everything committed to the log before this call. */

@@ -3,7 +3,6 @@ package io.eventplane.controllers.deployment;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.controllers.ControllerService;
 import java.time.Clock;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The Deployment controller as its own process. Configuration from the environment
@@ -22,12 +21,6 @@ public final class DeploymentMain {
     public static void main(String[] args) throws InterruptedException {
         EventplaneConfig config = EventplaneConfig.fromEnvironment();
         String actor = EventplaneConfig.setting("EVENTPLANE_CONTROLLER_ACTOR", "deployment-controller");
-        ControllerService controller = create(config, actor, Clock.systemUTC()).start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            controller.close();
-            stopped.countDown();
-        }, actor + "-shutdown"));
-        stopped.await();
+        create(config, actor, Clock.systemUTC()).start().runUntilShutdown();
     }
 }

@@ -3,7 +3,6 @@ package io.eventplane.controllers.disruption;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.controllers.ControllerService;
 import java.time.Clock;
-import java.util.concurrent.CountDownLatch;
 
 /** The disruption controller as its own process: keeps every PodDisruptionBudget's status current. */
 public final class DisruptionMain {
@@ -18,12 +17,6 @@ public final class DisruptionMain {
     public static void main(String[] args) throws InterruptedException {
         EventplaneConfig config = EventplaneConfig.fromEnvironment();
         String actor = EventplaneConfig.setting("EVENTPLANE_CONTROLLER_ACTOR", "disruption-controller");
-        ControllerService controller = create(config, actor, Clock.systemUTC()).start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            controller.close();
-            stopped.countDown();
-        }, actor + "-shutdown"));
-        stopped.await();
+        create(config, actor, Clock.systemUTC()).start().runUntilShutdown();
     }
 }

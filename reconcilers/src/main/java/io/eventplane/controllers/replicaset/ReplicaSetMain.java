@@ -3,7 +3,6 @@ package io.eventplane.controllers.replicaset;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.controllers.ControllerService;
 import java.time.Clock;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The ReplicaSet controller as its own process; with the argument {@code rc} (or
@@ -31,13 +30,7 @@ public final class ReplicaSetMain {
                 || EventplaneConfig.setting("EVENTPLANE_CONTROLLER_KIND", "ReplicaSet").equals("ReplicationController");
         String actor = EventplaneConfig.setting("EVENTPLANE_CONTROLLER_ACTOR",
                 rc ? "replication-controller" : "replicaset-controller");
-        ControllerService controller = (rc ? replicationControllers(config, actor, Clock.systemUTC())
-                : replicaSets(config, actor, Clock.systemUTC())).start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            controller.close();
-            stopped.countDown();
-        }, actor + "-shutdown"));
-        stopped.await();
+        (rc ? replicationControllers(config, actor, Clock.systemUTC())
+                : replicaSets(config, actor, Clock.systemUTC())).start().runUntilShutdown();
     }
 }
