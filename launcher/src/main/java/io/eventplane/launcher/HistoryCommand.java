@@ -12,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -42,14 +41,9 @@ final class HistoryCommand {
         } else {
             throw new Options.UsageException("wants " + (kind.namespaced() ? "kind/namespace/name" : "kind/name"));
         }
-        String server = options.get("server", null);
+        String server = Connection.server(options, err, "history");
         if (server == null) {
-            Path kubeconfig = Path.of(options.get("data-dir", ".eventplane"), "kubeconfig");
-            server = Kubeconfig.server(kubeconfig);
-            if (server == null) {
-                err.println("eventplane history: no --server given and no " + kubeconfig + " (is `eventplane up` running?)");
-                return 1;
-            }
+            return 1;
         }
         String ref = kind.kind() + "/" + namespace + "/" + name;
         try {

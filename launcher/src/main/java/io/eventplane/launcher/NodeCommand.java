@@ -8,7 +8,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -27,14 +26,9 @@ final class NodeCommand {
         }
         boolean fail = options.positional().get(0).equals("fail");
         String name = options.positional().get(1);
-        String server = options.get("server", null);
+        String server = Connection.server(options, err, "node");
         if (server == null) {
-            Path kubeconfig = Path.of(options.get("data-dir", ".eventplane"), "kubeconfig");
-            server = Kubeconfig.server(kubeconfig);
-            if (server == null) {
-                err.println("eventplane node: no --server given and no " + kubeconfig + " (is `eventplane up` running?)");
-                return 1;
-            }
+            return 1;
         }
         String patch = "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":"
                 + (fail ? "\"" + NodeFailure.FAILED + "\"" : "null") + "}}}";
