@@ -2,6 +2,7 @@ package io.eventplane.client;
 
 import io.eventplane.core.Keys;
 import io.eventplane.log.Command;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -10,26 +11,54 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Sends commands to the single writer, keyed by their object. Idempotent, acks=all. */
+/**
+ * Sends commands to the single writer, keyed by their object. Idempotent, acks=all.
+ *
+ * <p>Every sender of one process on one cluster shares a single producer (it is thread-safe): services that run
+ * together in one JVM then send their commands in common batches, which is far fewer requests for the broker than
+ * one producer each. The producer closes with the last sender that uses it. Batches are not compressed: they are
+ * small, and setting up lz4 for each cost more CPU than it saved.
+ */
 public final class CommandSender implements AutoCloseable {
-    private final KafkaProducer<String, Command> producer;
+    private static final Map<String, Shared> PRODUCERS = new HashMap<>();
+    private final String sharedKey;
+    private final Shared shared;
     private final String topic;
+    private boolean closed;
+
+    private static final class Shared {
+        final KafkaProducer<String, Command> producer;
+        int users;
+
+        Shared(KafkaProducer<String, Command> producer) {
+            this.producer = producer;
+        }
+    }
 
     public CommandSender(EventplaneConfig config, String clientId) {
-        Map<String, Object> props = config.kafkaConfig();
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        this.producer = new KafkaProducer<>(props, new StringSerializer(), LogSerdes.commands(config).serializer());
         this.topic = config.topics().commands();
+        this.sharedKey = config.bootstrapServers() + "|" + config.registryUrl();
+        synchronized (PRODUCERS) {
+            Shared s = PRODUCERS.get(sharedKey);
+            if (s == null) {
+                Map<String, Object> props = config.kafkaConfig();
+                props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+                props.put(ProducerConfig.ACKS_CONFIG, "all");
+                props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+                props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+                s = new Shared(new KafkaProducer<>(props, new StringSerializer(),
+                        LogSerdes.commands(config).serializer()));
+                PRODUCERS.put(sharedKey, s);
+            }
+            s.users++;
+            this.shared = s;
+        }
     }
 
     public CompletableFuture<RecordMetadata> send(Command command) {
         CompletableFuture<RecordMetadata> f = new CompletableFuture<>();
         String key = Keys.of(command.getKind(), command.getNamespace(), command.getName());
-        producer.send(new ProducerRecord<>(topic, key, command), (md, e) -> {
+        shared.producer.send(new ProducerRecord<>(topic, key, command), (md, e) -> {
             if (e != null) {
                 f.completeExceptionally(e);
             } else {
@@ -40,11 +69,22 @@ public final class CommandSender implements AutoCloseable {
     }
 
     public void flush() {
-        producer.flush();
+        shared.producer.flush();
     }
 
     @Override
     public void close() {
-        producer.close();
+        synchronized (PRODUCERS) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (--shared.users > 0) {
+                shared.producer.flush();
+                return;
+            }
+            PRODUCERS.remove(sharedKey, shared);
+        }
+        shared.producer.close();
     }
 }

@@ -134,6 +134,28 @@ public final class ObjectView implements AutoCloseable {
         });
     }
 
+    /** The objects an index holds under {@code value}, in key order (empty when the index does not exist). */
+    public List<ObjectChanged> indexed(String index, String value) {
+        Index idx = indexes.get(index);
+        if (idx == null) {
+            return List.of();
+        }
+        List<ObjectChanged> out = new ArrayList<>();
+        for (String key : idx.keys().getOrDefault(value, java.util.Collections.emptyNavigableSet())) {
+            ObjectChanged c = objects.get(key);
+            if (c != null) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** Objects of one kind in one namespace whose names start with {@code namePrefix}, in key order. */
+    public Collection<ObjectChanged> listByNamePrefix(String kind, String namespace, String namePrefix) {
+        String prefix = Keys.prefix(kind, namespace) + namePrefix;
+        return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+    }
+
     public boolean hasIndex(String name) {
         return indexes.containsKey(name);
     }

@@ -51,7 +51,7 @@ final class BenchCommand {
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
-        long commitInterval = options.intValue("commit-interval", 20);
+        long commitInterval = options.intValue("commit-interval", 200);
         Path work = Files.createTempDirectory("eventplane-bench");
         EmbeddedKafka kafka = null;
         ApicurioRegistry registry = null;
@@ -137,7 +137,7 @@ final class BenchCommand {
                 }
                 double secs = (System.nanoTime() - start) / 1e9;
                 out.printf("throughput: %,d commands -> %,d events appended and visible in %.2f s = %,.0f events/s "
-                                + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, 1 partition)%n",
+                                + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, fresh commands commit at once, 1 partition)%n",
                         commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval);
 
                 if (options.named().containsKey("verbose")) {

@@ -101,7 +101,8 @@ final class LoadTestCommand {
         env.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         env.put("maxHeapMiB", Runtime.getRuntime().maxMemory() >> 20);
         env.put("kafka", org.apache.kafka.common.utils.AppInfoParser.getVersion());
-        env.put("writerCommitIntervalMs", 20);
+        env.put("writerCommitIntervalMs", LocalCluster.COMMIT_INTERVAL_MS);
+        env.put("writerFreshMs", io.eventplane.topology.WriterService.FRESH_MS);
         env.put("writerGuarantee", "exactly_once_v2");
         return env;
     }

@@ -35,8 +35,10 @@ final class LoadTestReport {
     final Map<String, Object> environment;
     final long podsRunning;
     final Duration allRunningAfter;
+    final Map<String, Long> changesByKind;
 
     LoadTestReport(LoadTestRun run, LoadTestTimeline timeline, LoadTestRun.Plan plan, Map<String, Object> environment) {
+        this.changesByKind = timeline.changesByKind;
         this.run = run;
         this.plan = plan;
         this.environment = environment;
@@ -139,6 +141,8 @@ final class LoadTestReport {
         }
         ObjectNode startup = root.putObject("podStartupLatencyMs");
         phaseStats.forEach((k, v) -> startup.set(k, m.valueToTree(v)));
+        ObjectNode changes = root.putObject("changesByKindAndType");
+        changesByKind.forEach(changes::put);
         ObjectNode sched = root.putObject("schedulingThroughput");
         sched.put("average", averageSchedulingRate());
         sched.set("perSecond", m.valueToTree(schedulingThroughput));
@@ -221,7 +225,8 @@ final class LoadTestReport {
                 + "<th>max ms</th><th>n</th></tr>");
         apiStats.forEach((k, v) -> h.append(String.format("<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
                 + "<td>%.1f</td><td>%d</td></tr>", esc(k), v.p50(), v.p90(), v.p99(), v.max(), v.count())));
-        h.append("</table><h2>CPU by component (cores, per second)</h2>");
+        h.append("</table><h2>Changes appended during the run, by kind and type</h2>").append(table(changesByKind));
+        h.append("<h2>CPU by component (cores, per second)</h2>");
         Map<String, List<double[]>> cpu = new TreeMap<>();
         for (LoadTestRun.Sample s : run.samples) {
             s.cpuCores().forEach((k, v) -> cpu.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {s.t(), v}));

@@ -25,6 +25,8 @@ final class LoadTestTimeline {
     }
 
     final Map<String, Moments> pods = new HashMap<>();
+    /** Every change of the run by kind and type ("Pod STATUS_UPDATED"): where the writer's work went. */
+    final Map<String, Long> changesByKind = new java.util.TreeMap<>();
     long changesRead;
 
     static LoadTestTimeline read(EventplaneConfig config, String namespace, Map<Integer, Long> fromOffsets) {
@@ -36,6 +38,7 @@ final class LoadTestTimeline {
                         return true;
                     }
                     RawChange c = codec.parse(r.value());
+                    t.changesByKind.merge(c.kind() + " " + c.type(), 1L, Long::sum);
                     if (!c.kind().equals("Pod") || !c.namespace().equals(namespace)) {
                         return true;
                     }

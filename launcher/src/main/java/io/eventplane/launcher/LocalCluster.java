@@ -59,7 +59,7 @@ final class LocalCluster implements AutoCloseable {
 
         config = new EventplaneConfig(kafka.bootstrapServers(), registry.url(), Topics.DEFAULT, partitions());
         TopicSetup.ensureTopics(config);
-        WriterService writer = new WriterService(config, data.resolve("writer-state"), 20).start();
+        WriterService writer = new WriterService(config, data.resolve("writer-state"), COMMIT_INTERVAL_MS).start();
         running.push(writer);
         await("writer", writer::isReady, Duration.ofSeconds(60));
         step("single writer (Kafka Streams, exactly_once_v2) running");
@@ -108,6 +108,10 @@ final class LocalCluster implements AutoCloseable {
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
         Connection.write(data.resolve(Connection.FILE), config);
     }
+
+    /** The writer's longest transaction under load ({@code EVENTPLANE_COMMIT_INTERVAL_MS}, see WriterService). */
+    static final long COMMIT_INTERVAL_MS =
+            Long.parseLong(EventplaneConfig.setting("EVENTPLANE_COMMIT_INTERVAL_MS", "200"));
 
     private int partitions() throws Exception {
         String configured = EventplaneConfig.setting("EVENTPLANE_PARTITIONS", "");

@@ -75,6 +75,7 @@ public final class ControllerService implements AutoCloseable {
                 component + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
         view = clients.view();
         view.addListener(this::onChange);
+        reconciler.index(view);
         clients.start();
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);

@@ -22,4 +22,8 @@ public interface Reconciler {
      * @param lastFailure the message of the last rejected command for this key since its last successful step, or null
      */
     Reconciliation reconcile(String key, ObjectView view, Instant now, String lastFailure);
+
+    /** Adds the indexes this controller reads to its view; called before the view starts. */
+    default void index(ObjectView view) {
+    }
 }

@@ -63,6 +63,8 @@ public final class NodeState {
     Map<String, Long> extended = Map.of();
     final List<PodInfo> pods = new ArrayList<>();
     Set<String> usedPorts = Set.of();
+    /** Counts of pods matching a (namespace, selector), valid until the pods change. */
+    private Map<String, Integer> matching;
 
     NodeState(Offer offer) {
         this.offer = offer;
@@ -93,6 +95,7 @@ public final class NodeState {
             usedPorts.addAll(pod.hostPorts);
         }
         pods.add(pod);
+        matching = null;
     }
 
     /** Takes a pod off this node again (it was deleted, finished, or its assumed binding expired). */
@@ -100,6 +103,7 @@ public final class NodeState {
         if (!pods.remove(pod)) {
             return;
         }
+        matching = null;
         cpu -= pod.cpu;
         memory -= pod.memory;
         ephemeral -= pod.ephemeral;
@@ -115,6 +119,19 @@ public final class NodeState {
                 usedPorts.addAll(p.hostPorts);
             }
         }
+    }
+
+    /** How many of this node's pods match what {@code key} names, counted by {@code count} once per pod change. */
+    int matching(String key, java.util.function.IntSupplier count) {
+        if (matching == null) {
+            matching = new HashMap<>();
+        }
+        Integer n = matching.get(key);
+        if (n == null) {
+            n = count.getAsInt();
+            matching.put(key, n);
+        }
+        return n;
     }
 
     public String name() {

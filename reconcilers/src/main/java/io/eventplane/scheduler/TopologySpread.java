@@ -36,7 +36,12 @@ final class TopologySpread {
 
     /** A constraint ready to evaluate. */
     record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int minDomains,
-                      boolean honorAffinity, boolean honorTaints, boolean selfMatch) {
+                      boolean honorAffinity, boolean honorTaints, boolean selfMatch, String selectorKey) {
+        Constraint(int maxSkew, String topologyKey, LabelSelector selector, int minDomains, boolean honorAffinity,
+                   boolean honorTaints, boolean selfMatch) {
+            this(maxSkew, topologyKey, selector, minDomains, honorAffinity, honorTaints, selfMatch,
+                    String.valueOf(selector));
+        }
     }
 
     private TopologySpread() {
@@ -135,6 +140,12 @@ final class TopologySpread {
         return true;
     }
 
+    /** Matching pods on one node, remembered by the node until its pods change (the default spread asks a lot). */
+    static int countMatching(NodeState node, Constraint c, String namespace) {
+        return node.matching(namespace + '\u0000' + c.selectorKey(),
+                () -> countMatching(node.pods, c.selector(), namespace));
+    }
+
     static int countMatching(List<PodInfo> pods, LabelSelector selector, String namespace) {
         int n = 0;
         for (PodInfo p : pods) {
@@ -176,7 +187,7 @@ final class TopologySpread {
                         continue;
                     }
                     String value = node.offer.labels().get(c.topologyKey);
-                    counts.get(i).merge(value, countMatching(node.pods, c.selector, pod.namespace), Integer::sum);
+                    counts.get(i).merge(value, countMatching(node, c, pod.namespace), Integer::sum);
                 }
             }
             for (int i = 0; i < constraints.size(); i++) {
@@ -280,7 +291,7 @@ final class TopologySpread {
                 }
                 String v = node.offer.labels().get(c.topologyKey);
                 if (v != null && counts.get(i).containsKey(v)) {
-                    counts.get(i).merge(v, countMatching(node.pods, c.selector, pod.namespace), Integer::sum);
+                    counts.get(i).merge(v, countMatching(node, c, pod.namespace), Integer::sum);
                 }
             }
         }
@@ -299,7 +310,7 @@ final class TopologySpread {
                 if (v == null) {
                     continue;
                 }
-                long cnt = HOSTNAME.equals(c.topologyKey) ? countMatching(node.pods, c.selector, pod.namespace)
+                long cnt = HOSTNAME.equals(c.topologyKey) ? countMatching(node, c, pod.namespace)
                         : counts.get(i).getOrDefault(v, 0);
                 score += cnt * weight[i] + (c.maxSkew - 1);
             }

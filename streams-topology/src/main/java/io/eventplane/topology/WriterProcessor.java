@@ -9,6 +9,7 @@ import io.eventplane.log.Command;
 import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
 import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -22,12 +23,23 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private static final Logger LOG = LoggerFactory.getLogger(WriterProcessor.class);
     private final ObjectDecider decider;
     private final int partitions;
+    private final long freshMs;
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, ObjectChanged> store;
+    private final String eventsTopic;
+    private final Serde<ObjectChanged> changes;
+    private KeyValueStore<String, byte[]> store;
 
-    WriterProcessor(ObjectDecider decider, int partitions) {
+    /**
+     * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit at once;
+     *                negative: never (commits only every commit.interval.ms)
+     */
+    WriterProcessor(ObjectDecider decider, int partitions, long freshMs, String eventsTopic,
+                    Serde<ObjectChanged> changes) {
+        this.eventsTopic = eventsTopic;
+        this.changes = changes;
         this.decider = decider;
         this.partitions = partitions;
+        this.freshMs = freshMs;
     }
 
     @Override
@@ -51,7 +63,9 @@ final class WriterProcessor implements Processor<String, Command, String, Object
                     "record key \"" + record.key() + "\" does not match the command's object " + key));
         } else {
             try {
-                decision = decider.decide(command, store.get(key), position);
+                byte[] stored = store.get(key);
+                ObjectChanged current = stored == null ? null : changes.deserializer().deserialize(eventsTopic, stored);
+                decision = decider.decide(command, current, position);
             } catch (RuntimeException e) {
                 // A bug must not stop the partition: reject the command, say why, keep going.
                 LOG.error("deciding {} {} failed", command.getVerb(), key, e);
@@ -59,16 +73,20 @@ final class WriterProcessor implements Processor<String, Command, String, Object
             }
         }
         decision.change().ifPresent(change -> {
+            byte[] bytes = changes.serializer().serialize(eventsTopic, change);
             if (change.getType() == ChangeType.DELETED) {
                 store.delete(key);
             } else {
-                store.put(key, change);
+                store.put(key, bytes);
             }
-            context.forward(record.withValue((Object) change), WriterTopology.EVENTS_SINK);
+            context.forward(record.withValue((Object) bytes), WriterTopology.EVENTS_SINK);
         });
         CommandOutcome outcome = decision.outcome();
         context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),
                 WriterTopology.OUTCOMES_SINK);
+        if (freshMs >= 0 && System.currentTimeMillis() - record.timestamp() <= freshMs) {
+            context.commit(); // keeping up: answer now; lagging: let commit.interval.ms batch the transaction
+        }
     }
 
     private static CommandOutcome rejected(Command command, String message) {

@@ -30,12 +30,21 @@ public final class WriterTopology {
     }
 
     public static Topology build(Topics topics, Serdes3 serdes, ObjectDecider decider, int partitions) {
+        return build(topics, serdes, decider, partitions, -1);
+    }
+
+    /** @param freshMs see {@link WriterProcessor#WriterProcessor}: commit at once for commands this fresh */
+    public static Topology build(Topics topics, Serdes3 serdes, ObjectDecider decider, int partitions, long freshMs) {
         Topology t = new Topology();
         t.addSource(SOURCE, Serdes.String().deserializer(), serdes.commands().deserializer(), topics.commands());
-        t.addProcessor(PROCESSOR, () -> new WriterProcessor(decider, partitions), SOURCE);
+        t.addProcessor(PROCESSOR, () -> new WriterProcessor(decider, partitions, freshMs, topics.events(),
+                serdes.changes()), SOURCE);
+        // The store keeps each object's latest change as the bytes appended to the log (Confluent wire format): one
+        // serialization serves the store, its changelog and the event log.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
-                serdes.changes()).withLoggingEnabled(Map.of()), PROCESSOR);
-        t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.changes().serializer(), PROCESSOR);
+                Serdes.ByteArray()).withLoggingEnabled(Map.of()), PROCESSOR);
+        t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
+                PROCESSOR);
         t.addSink(OUTCOMES_SINK, topics.outcomes(), Serdes.String().serializer(), serdes.outcomes().serializer(),
                 PROCESSOR);
         return t;

@@ -98,8 +98,9 @@ class WriterTopologyTest {
         assertEquals("req-1", record.key());
         assertTrue(record.value().getAccepted());
         assertTrue(record.value().getChanged());
-        KeyValueStore<String, ObjectChanged> store = driver.getKeyValueStore(WriterTopology.STORE);
-        assertEquals(change, store.get("Pod/default/web"));
+        KeyValueStore<String, byte[]> store = driver.getKeyValueStore(WriterTopology.STORE);
+        assertEquals(change, LogSerdes.changes(config).deserializer().deserialize("events",
+                store.get("Pod/default/web")), "the store holds the change as appended");
     }
 
     @Test

@@ -42,7 +42,8 @@ public final class ReplicaSetDecider {
     }
 
     /**
-     * @param pods        every pod of the owner's namespace
+     * @param pods        every pod of the owner's namespace, or at least those it controls, the namespace's orphans and
+     *                    those whose names start with its pods' name prefix
      * @param lastFailure the message of the last rejected create or delete since the last successful one, or null
      */
     public static ReplicaDecision decide(ReplicaOwner owner, Collection<Pod> pods, Instant now, String lastFailure) {
@@ -84,7 +85,7 @@ public final class ReplicaSetDecider {
                 for (int i = 0; i < n; i++) {
                     String name;
                     do {
-                        name = prefix(owner.meta().getName()) + Hashes.suffix(uid, index++);
+                        name = namePrefix(owner.meta().getName()) + Hashes.suffix(uid, index++);
                     } while (names.contains(name));
                     names.add(name);
                     Pod pod = newPod(owner, name, ref);
@@ -103,7 +104,7 @@ public final class ReplicaSetDecider {
         return new ReplicaDecision(actions, status(owner, active, now, lastFailure), requeueAfter(owner, active, now));
     }
 
-    static String prefix(String ownerName) {
+    static String namePrefix(String ownerName) {
         String base = ownerName + "-";
         return base.length() > MAX_PREFIX ? base.substring(0, MAX_PREFIX) : base;
     }
@@ -114,7 +115,7 @@ public final class ReplicaSetDecider {
                 : owner.template().getMetadata();
         ObjectMeta meta = ObjectMeta.newBuilder()
                 .setName(name)
-                .setGenerateName(prefix(owner.meta().getName()))
+                .setGenerateName(namePrefix(owner.meta().getName()))
                 .setNamespace(owner.meta().getNamespace())
                 .setLabels(template.getLabels() == null ? null : new HashMap<>(template.getLabels()))
                 .setAnnotations(template.getAnnotations() == null ? null : new HashMap<>(template.getAnnotations()))
