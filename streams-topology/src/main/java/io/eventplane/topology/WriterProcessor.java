@@ -8,8 +8,10 @@ import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
 import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
+import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -28,10 +30,13 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private final String eventsTopic;
     private final Serde<ObjectChanged> changes;
     private KeyValueStore<String, byte[]> store;
+    private long lastEarlyCommit;
+    private boolean freshUncommitted;
 
     /**
-     * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit at once;
-     *                negative: never (commits only every commit.interval.ms)
+     * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit, at once or
+     *                at the next tick (at most one such commit per freshMs); negative: never (commits only every
+     *                commit.interval.ms)
      */
     WriterProcessor(ObjectDecider decider, int partitions, long freshMs, String eventsTopic,
                     Serde<ObjectChanged> changes) {
@@ -46,6 +51,13 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.store = context.getStateStore(WriterTopology.STORE);
+        if (freshMs > 0) {
+            context.schedule(Duration.ofMillis(freshMs), PunctuationType.WALL_CLOCK_TIME, now -> {
+                if (freshUncommitted) {
+                    requestCommit(now);
+                }
+            });
+        }
     }
 
     @Override
@@ -84,9 +96,22 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         CommandOutcome outcome = decision.outcome();
         context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),
                 WriterTopology.OUTCOMES_SINK);
-        if (freshMs >= 0 && System.currentTimeMillis() - record.timestamp() <= freshMs) {
-            context.commit(); // keeping up: answer now; lagging: let commit.interval.ms batch the transaction
+        long now = System.currentTimeMillis();
+        if (freshMs >= 0 && now - record.timestamp() <= freshMs) {
+            // Keeping up: commit now, or at the next tick when a commit was asked for less than freshMs ago (at most
+            // one early commit per freshMs). Lagging: commit.interval.ms lets the transaction grow.
+            if (now - lastEarlyCommit >= freshMs) {
+                requestCommit(now);
+            } else {
+                freshUncommitted = true;
+            }
         }
+    }
+
+    private void requestCommit(long now) {
+        context.commit();
+        lastEarlyCommit = now;
+        freshUncommitted = false;
     }
 
     private static CommandOutcome rejected(Command command, String message) {
