@@ -111,7 +111,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
-                .withImages(imageRulesFromEnvironment());
+                .withImages(imageRulesFromEnvironment()).withStages(Stages.fromEnvironment());
     }
 
     /** {@code EVENTPLANE_NODESIM_IMAGES} ({@link ImageRules#parse}), or the default rules. */

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -79,6 +80,9 @@ public final class PodRun {
         Instant restartAt;
         ContainerStateTerminated terminated;
         ContainerStateTerminated last;
+        // the stages of the current run: when each pending one fires, and which fired since they last matched
+        Instant[] stageDue;
+        boolean[] stageFired;
 
         Ctr(Container spec, Role role, PodBehavior b, String configError) {
             this.spec = spec;
@@ -105,6 +109,10 @@ public final class PodRun {
     private final KubeletConfig config;
     private final Set<String> imagesOnNode;
     private final SplittableRandom random;
+    private final List<Stages.Stage> stages;
+    private final SplittableRandom stageRandom;
+    private Map<String, String> labels;
+    private Map<String, String> annotations;
     private final String uid;
     private final String podName;
     private final String namespace;
@@ -136,6 +144,11 @@ public final class PodRun {
         this.namespace = meta.getNamespace();
         this.random = new SplittableRandom(config.seed() ^ (uid == null ? 0 : uid.hashCode() * 0x9E3779B97F4A7C15L));
         this.podRef = ObjectReferences.of(pod);
+        this.stages = config.stages() == null ? List.of() : config.stages().stages();
+        // its own source, so that stage draws leave the pull durations of a run without stages as they were
+        this.stageRandom = new SplittableRandom(config.seed() * 31 + (uid == null ? 0 : uid.hashCode()) ^ 0x5DEECE66DL);
+        this.labels = map(meta.getLabels());
+        this.annotations = map(meta.getAnnotations());
         PodSpec spec = pod.getSpec();
         this.restartPolicy = spec.getRestartPolicy() == null ? "Always" : spec.getRestartPolicy();
         this.startTime = startTime;
@@ -166,6 +179,7 @@ public final class PodRun {
     public static PodRun start(Pod pod, KubeletConfig config, Set<String> imagesOnNode, Instant startTime) {
         PodRun run = new PodRun(pod, config, imagesOnNode, startTime);
         run.reconcile(startTime);
+        run.armStages(startTime);
         return run;
     }
 
@@ -203,12 +217,19 @@ public final class PodRun {
                 }
             }
             reconcile(t);
+            armStages(t);
         }
         if (now.isAfter(cursor)) {
             cursor = now;
         }
         if (addEphemeral(pod)) {
             reconcile(cursor);
+            armStages(cursor);
+        }
+        if (!stages.isEmpty() && (!labels.equals(map(meta.getLabels())) || !annotations.equals(map(meta.getAnnotations())))) {
+            labels = map(meta.getLabels());
+            annotations = map(meta.getAnnotations());
+            armStages(cursor);
         }
     }
 
@@ -438,6 +459,8 @@ public final class PodRun {
         if (c.readyAt != null && !c.readyAt.isAfter(s) && !terminating) {
             c.ready = true;
         }
+        c.stageDue = stages.isEmpty() ? null : new Instant[stages.size()];
+        c.stageFired = stages.isEmpty() ? null : new boolean[stages.size()];
         c.due = runningDue(c, s);
     }
 
@@ -451,6 +474,7 @@ public final class PodRun {
     }
 
     private void running(Ctr c, Instant t) {
+        fireStages(c, t);
         if (!c.started && c.startedAt != null && !t.isBefore(c.startedAt)) {
             c.started = true;
             c.startedOnce = true;
@@ -461,6 +485,8 @@ public final class PodRun {
         }
         if (c.ready && c.unreadyAt != null && !t.isBefore(c.unreadyAt)) {
             c.ready = false;
+            c.readyAt = null; // it stays unready until something (a stage) makes its probe succeed again
+            c.unreadyAt = null;
             events.add(EventNotice.warning(c.ref(), "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"));
         }
         if (c.endAt != null && !t.isBefore(c.endAt)) {
@@ -480,6 +506,11 @@ public final class PodRun {
         }
         if (c.unreadyAt != null && (c.ready || (c.readyAt != null && c.readyAt.isBefore(c.unreadyAt)))) {
             next = min(next, c.unreadyAt);
+        }
+        if (c.stageDue != null) {
+            for (Instant d : c.stageDue) {
+                next = min(next, d);
+            }
         }
         return next != null && next.isBefore(t) ? t : next;
     }
@@ -508,6 +539,142 @@ public final class PodRun {
         c.restartAt = t.plus(config.backoff(c.crashes));
         c.phase = Phase.EXITED;
         c.due = t.plus(config.syncDelay());
+    }
+
+    // ---- stages (Stages): what the program does next, declared
+
+    /** Each running container against each stage: a stage it has come to match is set to fire after its delay. */
+    private void armStages(Instant t) {
+        if (stages.isEmpty()) {
+            return;
+        }
+        String phase = null;
+        for (Ctr c : all()) {
+            if (!c.running() || c.stageDue == null) {
+                continue;
+            }
+            if (phase == null) {
+                phase = phase();
+            }
+            for (int i = 0; i < stages.size(); i++) {
+                Stages.Stage stage = stages.get(i);
+                if (!matches(stage.selector(), c, phase)) {
+                    c.stageDue[i] = null;
+                    c.stageFired[i] = false;
+                } else if (!c.stageFired[i] && c.stageDue[i] == null) {
+                    long ms = stage.delayMillis();
+                    if (stage.jitterMillis() > 0) {
+                        ms += stageRandom.nextLong(-stage.jitterMillis(), stage.jitterMillis() + 1);
+                    }
+                    c.stageDue[i] = t.plusMillis(Math.max(0, ms));
+                }
+            }
+            c.due = runningDue(c, t);
+        }
+    }
+
+    private boolean matches(Stages.Selector s, Ctr c, String phase) {
+        for (Map.Entry<String, String> e : s.matchLabels().entrySet()) {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        for (Map.Entry<String, String> e : s.matchAnnotations().entrySet()) {
+            if (!e.getValue().equals(annotations.get(e.getKey()))) {
+                return false;
+            }
+        }
+        for (Stages.Expression x : s.matchExpressions()) {
+            String value = switch (x.key()) {
+                case POD_PHASE -> phase;
+                case POD_NAMESPACE -> namespace;
+                case POD_DELETING -> String.valueOf(terminating);
+                case CONTAINER_NAME -> c.name();
+                case CONTAINER_IMAGE -> c.spec.getImage() == null ? "" : c.spec.getImage();
+                case CONTAINER_TYPE -> c.role.name().toLowerCase(java.util.Locale.ROOT);
+                case CONTAINER_STARTED -> String.valueOf(c.started);
+                case CONTAINER_READY -> String.valueOf(c.ready);
+                case CONTAINER_RESTART_COUNT -> String.valueOf(c.restartCount);
+            };
+            if (!x.matches(value)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The stages due on this running container fire in file order; each draws its next step by weight. */
+    private void fireStages(Ctr c, Instant t) {
+        if (c.stageDue == null) {
+            return;
+        }
+        for (int i = 0; i < stages.size(); i++) {
+            if (c.stageDue[i] == null || c.stageDue[i].isAfter(t)) {
+                continue;
+            }
+            c.stageDue[i] = null;
+            c.stageFired[i] = true;
+            apply(c, t, draw(stages.get(i)));
+            if (c.endAt != null && !c.endAt.isAfter(t)) {
+                return; // it exits now; what else was due is moot
+            }
+        }
+    }
+
+    private Stages.Next draw(Stages.Stage stage) {
+        List<Stages.Next> next = stage.next();
+        if (next.size() == 1) {
+            return next.get(0);
+        }
+        long r = stageRandom.nextLong(stage.totalWeight());
+        for (Stages.Next n : next) {
+            r -= n.weight();
+            if (r < 0) {
+                return n;
+            }
+        }
+        return next.get(next.size() - 1);
+    }
+
+    /** A step in the program's terms; the kubelet's rules (probes, restart policy, back-off) take it from there. */
+    private void apply(Ctr c, Instant t, Stages.Next next) {
+        boolean probes = c.role != Role.INIT && c.role != Role.EPHEMERAL;
+        Probe readiness = probes ? c.spec.getReadinessProbe() : null;
+        Probe liveness = probes ? c.spec.getLivenessProbe() : null;
+        switch (next.action()) {
+            case EXIT -> end(c, t, next.exitCode(), next.exitCode() == 0 ? "Completed" : "Error", null);
+            case OOM_KILL -> end(c, t, KILLED, "OOMKilled", null);
+            case UNREADY -> {
+                if (readiness != null && c.ready) {
+                    // the probes after now fail; failureThreshold of them make it unready
+                    int k = firstProbeAtOrAfter(c.runStart, readiness, t.plusMillis(1));
+                    c.unreadyAt = min(c.unreadyAt, probeAt(c.runStart, readiness, k + failureThreshold(readiness) - 1));
+                } else if (readiness != null) {
+                    c.readyAt = null;
+                    c.unreadyAt = null;
+                }
+            }
+            case READY -> {
+                if (readiness != null && c.ready) {
+                    c.unreadyAt = null;
+                } else if (readiness != null && c.startedAt != null) {
+                    int k = firstProbeAtOrAfter(c.runStart, readiness, max(t.plusMillis(1), c.startedAt));
+                    int success = Math.max(1, readiness.getSuccessThreshold() == null ? 1
+                            : readiness.getSuccessThreshold());
+                    c.readyAt = probeAt(c.runStart, readiness, k + success - 1);
+                    c.unreadyAt = null;
+                }
+            }
+            case LIVENESS_FAILS -> {
+                if (liveness != null && c.startedAt != null) {
+                    int k = firstProbeAtOrAfter(c.runStart, liveness, max(t.plusMillis(1), c.startedAt));
+                    end(c, probeAt(c.runStart, liveness, k + failureThreshold(liveness) - 1), KILLED, "Error",
+                            "liveness");
+                }
+            }
+            case NONE -> {
+            }
+        }
     }
 
     /** POD-5.2, POD-5.4, POD-9.5: whether this exit is followed by a restart in place. */
@@ -868,6 +1035,10 @@ public final class PodRun {
 
     private static Instant max(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
+    }
+
+    private static Map<String, String> map(Map<String, String> m) {
+        return m == null ? Map.of() : m;
     }
 
     private static <T> List<T> list(List<T> l) {
