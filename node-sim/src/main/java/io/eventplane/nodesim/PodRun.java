@@ -44,7 +44,7 @@ public final class PodRun {
 
     enum Role { INIT, SIDECAR, APP, EPHEMERAL }
 
-    enum Phase { IDLE, PULLING, PULL_ERROR, PULL_BACKOFF, CONFIG_ERROR, RUNNING, EXITED, BACKOFF, DONE, STOPPED }
+    enum Phase { IDLE, PULLING, PULL_ERROR, PULL_BACKOFF, CONFIG_ERROR, POST_START, RUNNING, EXITED, BACKOFF, DONE, STOPPED }
 
     private static final int KILLED = 137;
 
@@ -83,6 +83,9 @@ public final class PodRun {
         // the stages of the current run: when each pending one fires, and which fired since they last matched
         Instant[] stageDue;
         boolean[] stageFired;
+        // the postStart hook of the current run: when it began; whether it failed and the container is being killed
+        Instant hookStart;
+        boolean hookFailed;
 
         Ctr(Container spec, Role role, PodBehavior b, String configError) {
             this.spec = spec;
@@ -119,6 +122,7 @@ public final class PodRun {
     private final String restartPolicy;
     private final Instant startTime;
     private final Instant deadlineAt;
+    private final long terminationGraceSeconds;
     private final List<Ctr> init = new ArrayList<>();
     private final List<Ctr> apps = new ArrayList<>();
     private final List<Ctr> ephemeral = new ArrayList<>();
@@ -151,6 +155,8 @@ public final class PodRun {
         this.annotations = map(meta.getAnnotations());
         PodSpec spec = pod.getSpec();
         this.restartPolicy = spec.getRestartPolicy() == null ? "Always" : spec.getRestartPolicy();
+        this.terminationGraceSeconds = spec.getTerminationGracePeriodSeconds() == null ? 30
+                : spec.getTerminationGracePeriodSeconds();
         this.startTime = startTime;
         this.deadlineAt = spec.getActiveDeadlineSeconds() == null ? null
                 : startTime.plusSeconds(spec.getActiveDeadlineSeconds());
@@ -308,6 +314,7 @@ public final class PodRun {
                 }
             }
             case BACKOFF -> restart(c, t);
+            case POST_START -> postStartDone(c, t);
             default -> {
             }
         }
@@ -392,20 +399,87 @@ public final class PodRun {
         create(c, t);
     }
 
-    /** Creates and starts the container: a new run of the program, with its probe outcomes worked out in advance. */
+    /**
+     * Creates and starts the container. POD-4.3: with a postStart hook the kubelet runs the hook right after the start
+     * and reports the container Running only once it has finished; until then the status shows what it showed before.
+     */
     private void create(Ctr c, Instant s) {
+        c.containerID = PodLifecycle.containerID(uid, c.name() + "/" + c.restartCount);
+        c.signalled = false;
+        events.add(EventNotice.normal(c.ref(), "Created", "Created container: " + c.name()));
+        events.add(EventNotice.normal(c.ref(), "Started", "Started container " + c.name()));
+        if (hasPostStart(c)) {
+            c.phase = Phase.POST_START;
+            c.hookStart = s;
+            c.hookFailed = false;
+            c.started = false;
+            c.ready = false;
+            c.due = s.plus(c.b.postStartDuration());
+            return;
+        }
+        run(c, s, s);
+    }
+
+    /** The postStart hook has finished: the container runs, or (the hook failed) the kubelet kills it. */
+    private void postStartDone(Ctr c, Instant t) {
+        if (c.hookFailed) {
+            c.everRan = true;
+            exit(c, t); // killed after a failed hook: the restart policy applies
+            return;
+        }
+        if (!c.b.postStartFails()) {
+            run(c, c.hookStart, t);
+            return;
+        }
+        // kubelet: FailedPostStartHook, then it kills the container as it would on deletion (preStop, SIGTERM, grace)
+        c.hookFailed = true;
+        events.add(EventNotice.warning(c.ref(), "FailedPostStartHook", postStartFailure(c)));
+        events.add(EventNotice.normal(c.ref(), "Killing", "FailedPostStartHook"));
+        PodBehavior b = c.b;
+        Instant termAt = terminationGraceSeconds > 0 && hasPreStop(c) ? t.plus(b.preStopDuration()) : t;
+        Instant killAt = t.plusSeconds(terminationGraceSeconds);
+        Duration shutdown = b.shutdownDuration() != null ? b.shutdownDuration() : config.shutdownDefault();
+        Instant exits = b.ignoresSigterm() ? null : termAt.plus(shutdown);
+        c.runStart = c.hookStart;
+        if (exits == null || exits.isAfter(killAt)) {
+            c.endAt = killAt;
+            c.endCode = KILLED;
+            c.endReason = "Error";
+        } else {
+            c.endAt = exits;
+            c.endCode = b.exitCodeOnSigterm();
+            c.endReason = b.exitCodeOnSigterm() == 0 ? "Completed" : "Error";
+        }
+        c.endWhy = null;
+        c.due = c.endAt;
+    }
+
+    private String postStartFailure(Ctr c) {
+        io.eventplane.model.LifecycleHandler h = c.spec.getLifecycle().getPostStart();
+        String where = " for Container \"" + c.name() + "\" in Pod \"" + podName + "_" + namespace + "(" + uid + ")\"";
+        if (h.getExec() != null && h.getExec().getCommand() != null) {
+            List<String> cmd = h.getExec().getCommand();
+            return "Exec lifecycle hook (" + cmd + ")" + where + " failed - error: command '" + String.join(" ", cmd)
+                    + "' exited with 1: , message: \"\"";
+        }
+        if (h.getHttpGet() != null) {
+            String path = h.getHttpGet().getPath() == null ? "/" : h.getHttpGet().getPath();
+            return "HTTP lifecycle hook (" + path + ")" + where + " failed - error: HTTP lifecycle hook (" + path
+                    + ")" + where + " returned status 500, message: \"\"";
+        }
+        return "PostStartHook" + where + " failed";
+    }
+
+    /** A new run of the program from {@code s}, seen at {@code now}, with its probe outcomes worked out in advance. */
+    private void run(Ctr c, Instant s, Instant now) {
         c.phase = Phase.RUNNING;
         c.everRan = true;
         c.waitReason = null;
         c.waitMessage = null;
         c.terminated = null;
-        c.containerID = PodLifecycle.containerID(uid, c.name() + "/" + c.restartCount);
         c.runStart = s;
         c.started = false;
         c.ready = false;
-        c.signalled = false;
-        events.add(EventNotice.normal(c.ref(), "Created", "Created container: " + c.name()));
-        events.add(EventNotice.normal(c.ref(), "Started", "Started container " + c.name()));
         PodBehavior b = c.b;
         boolean answers = true;
         c.endAt = null;
@@ -452,16 +526,17 @@ public final class PodRun {
                 }
             }
         }
-        if (c.startedAt != null && !c.startedAt.isAfter(s)) {
+        if (c.startedAt != null && !c.startedAt.isAfter(now)) {
             c.started = true;
             c.startedOnce = true;
         }
-        if (c.readyAt != null && !c.readyAt.isAfter(s) && !terminating) {
+        if (c.readyAt != null && !c.readyAt.isAfter(now) && !terminating
+                && (c.unreadyAt == null || now.isBefore(c.unreadyAt))) {
             c.ready = true;
         }
         c.stageDue = stages.isEmpty() ? null : new Instant[stages.size()];
         c.stageFired = stages.isEmpty() ? null : new boolean[stages.size()];
-        c.due = runningDue(c, s);
+        c.due = runningDue(c, now);
     }
 
     private void end(Ctr c, Instant at, int code, String reason, String why) {
@@ -931,7 +1006,8 @@ public final class PodRun {
         if (k.running()) {
             state = ContainerState.newBuilder().setRunning(ContainerStateRunning.newBuilder().setStartedAt(k.runStart)
                     .build()).build();
-        } else if (k.terminated != null && k.phase != Phase.BACKOFF) {
+        } else if (k.terminated != null && k.phase != Phase.BACKOFF
+                && !(k.phase == Phase.POST_START && k.waitReason != null)) {
             state = ContainerState.newBuilder().setTerminated(k.terminated).build();
         } else {
             String reason = k.waitReason;
@@ -964,6 +1040,10 @@ public final class PodRun {
         out.addAll(apps);
         out.addAll(ephemeral);
         return out;
+    }
+
+    private static boolean hasPostStart(Ctr c) {
+        return c.spec.getLifecycle() != null && c.spec.getLifecycle().getPostStart() != null;
     }
 
     private static boolean hasPreStop(Ctr c) {
