@@ -420,7 +420,7 @@ public final class NodeSimulator implements AutoCloseable {
             run = PodRun.start(pod, kubelet, images.get(node.name()), since);
             runs.put(uid, run);
             if (!started.remove(uid)) {
-                run.advanceTo(pod, now);
+                run.resume(pod, now); // POD-12.12: a termination in progress starts over with its full grace period
                 run.takeEvents(); // a restarted kubelet does not record again what happened before it came back
             }
         }

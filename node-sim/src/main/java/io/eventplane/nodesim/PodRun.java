@@ -239,6 +239,23 @@ public final class PodRun {
         }
     }
 
+    /**
+     * A restarted kubelet picks up this pod (a run just {@link #start started} from its {@code status.startTime}) at
+     * {@code now}. POD-12.12: if the pod was being terminated, its processes were still being waited for, so the
+     * termination starts over now with the full grace period; the history before is replayed as if undeleted. A pod
+     * already stored as finished is replayed as it was.
+     */
+    public void resume(Pod pod, Instant now) {
+        String stored = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        boolean finishedBefore = "Succeeded".equals(stored) || "Failed".equals(stored);
+        if (pod.getMetadata().getDeletionTimestamp() != null && !finishedBefore && termStartAt == null) {
+            Pod undeleted = Pod.newBuilder(pod).setMetadata(ObjectMeta.newBuilder(pod.getMetadata())
+                    .setDeletionTimestamp(null).setDeletionGracePeriodSeconds(null).build()).build();
+            advanceTo(undeleted, now);
+        }
+        advanceTo(pod, now);
+    }
+
     /** POD-11: ephemeral containers added to the pod (through its subresource) are run once, never restarted. */
     private boolean addEphemeral(Pod pod) {
         boolean added = false;
