@@ -86,14 +86,14 @@ class PodRunStagesTest {
     void weightsJitterAndSeed() {
         KubeletConfig config = PodRunHarness.CONFIG.withStages(
                 Stages.load(StagesTest.EXAMPLES.resolve("fail-some.yaml")));
-        List<String> first = failures(config, 200);
-        List<String> again = failures(config, 200);
-        List<String> otherSeed = failures(config.withSeed(99), 200);
+        List<String> first = failures(config, 150);
+        List<String> again = failures(config, 150);
+        List<String> otherSeed = failures(config.withSeed(99), 150);
 
         assertEquals(first, again, "same seed, same history");
         assertNotEquals(first, otherSeed);
-        // 200 pods, weight 1 in 10: about 20 fail (this seed gives a fixed count; the bounds state the intent)
-        assertTrue(first.size() >= 8 && first.size() <= 35, "failed: " + first.size());
+        // 150 pods, weight 1 in 10: about 15 fail (this seed gives a fixed count; the bounds state the intent)
+        assertTrue(first.size() >= 5 && first.size() <= 27, "failed: " + first.size());
         List<Long> times = first.stream().map(s -> Long.parseLong(s.substring(s.indexOf('@') + 1))).toList();
         // started at 1 s: the exit comes 20 to 40 s later, spread over that range
         assertTrue(times.stream().allMatch(t -> t >= 21_000 && t <= 41_000), times.toString());
@@ -106,7 +106,7 @@ class PodRunStagesTest {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             PodRunHarness h = new PodRunHarness(named(pod("Always", Map.of(), c("c")), "uid-" + i, Map.of()), config)
-                    .until(120);
+                    .until(42);
             for (PodRunHarness.Snapshot s : h.history) {
                 if (PodRunHarness.state(PodRunHarness.find(s.pod(), "c")).equals("Terminated:Error(1)")) {
                     out.add(i + "@" + java.time.Duration.between(PodRunHarness.T0, s.at()).toMillis());
@@ -155,6 +155,36 @@ class PodRunStagesTest {
         assertEquals(0, h.container("c").getRestartCount(), "readiness never restarts a container");
         assertTrue(h.events.stream().anyMatch(e -> e.reason().equals("Unhealthy")
                 && e.message().startsWith("Readiness probe failed")));
+    }
+
+    @Test
+    @DisplayName("POD-7.7 the flaky-readiness example: a labelled pod's readiness flips again and again, the same "
+            + "way with the same seed; an unlabelled pod stays Ready")
+    void flakyReadinessExample() {
+        KubeletConfig config = PodRunHarness.CONFIG.withStages(
+                Stages.load(StagesTest.EXAMPLES.resolve("flaky-readiness.yaml")));
+        Container k = Container.newBuilder(c("c")).setReadinessProbe(probe(0, 5, 1, 3)).build();
+        Pod flaky = named(pod("Always", Map.of(), k), "uid-flaky", Map.of("sim.eventplane.io/flaky", "true"));
+        List<Boolean> one = readiness(new PodRunHarness(flaky, config).until(600));
+        List<Boolean> two = readiness(new PodRunHarness(flaky, config).until(600));
+        PodRunHarness steady = new PodRunHarness(named(pod("Always", Map.of(), k), "uid-steady", Map.of()), config)
+                .until(600);
+
+        assertEquals(one, two);
+        assertTrue(one.stream().filter(r -> !r).count() >= 10, "unready again and again: " + one);
+        assertEquals(List.of(false, true), readiness(steady));
+    }
+
+    /** The container's readiness each time it changed. */
+    private static List<Boolean> readiness(PodRunHarness h) {
+        List<Boolean> out = new ArrayList<>();
+        for (PodRunHarness.Snapshot s : h.history) {
+            boolean r = PodRunHarness.find(s.pod(), "c").getReady();
+            if (out.isEmpty() || out.get(out.size() - 1) != r) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     @Test
