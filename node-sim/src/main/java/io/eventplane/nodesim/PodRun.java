@@ -29,13 +29,15 @@ import java.util.SplittableRandom;
 /**
  * The containers of one pod on a simulated node: a discrete-event simulation of what a kubelet and its container
  * runtime do, driven only by the time it is given ({@link #advanceTo}), the pod as the API stores it (deletion, readiness
- * gates) and the programs the pod declares ({@link PodBehavior}). Deterministic: the same pod, configuration and images
+ * gates) and the programs the pod declares ({@link PodBehavior} from its annotations, {@link Stages} from node-sim's
+ * stage file). Deterministic: the same pod, configuration and images
  * on the node give the same history, whatever the clock is; it holds no threads and does no I/O.
  *
  * <p>Covers (spec/pods.md): phases (POD-3), container states and reasons (POD-4), restart policy and CrashLoopBackOff
  * (POD-5), the kubelet's conditions and readiness gates (POD-6), startup, liveness and readiness probes with their
  * timing fields (POD-7), init containers in order (POD-8), sidecars (POD-9), termination with preStop, SIGTERM, the grace
- * period and its 2 s extension (POD-12), and activeDeadlineSeconds (POD-8.11). Image pulls may be slow or fail
+ * period and its 2 s extension (POD-12), a restarted kubelet's fresh grace period (POD-12.12, {@link #resume}),
+ * postStart hooks (POD-4.3), and activeDeadlineSeconds (POD-8.11). Image pulls may be slow or fail
  * (ErrImagePull, ImagePullBackOff).
  *
  * <p>Not thread-safe: one owner advances it.
@@ -476,13 +478,12 @@ public final class PodRun {
         String where = " for Container \"" + c.name() + "\" in Pod \"" + podName + "_" + namespace + "(" + uid + ")\"";
         if (h.getExec() != null && h.getExec().getCommand() != null) {
             List<String> cmd = h.getExec().getCommand();
-            return "Exec lifecycle hook (" + cmd + ")" + where + " failed - error: command '" + String.join(" ", cmd)
+            return "Exec lifecycle hook ([" + String.join(" ", cmd) + "])" + where + " failed - error: command '" + String.join(" ", cmd)
                     + "' exited with 1: , message: \"\"";
         }
         if (h.getHttpGet() != null) {
             String path = h.getHttpGet().getPath() == null ? "/" : h.getHttpGet().getPath();
-            return "HTTP lifecycle hook (" + path + ")" + where + " failed - error: HTTP lifecycle hook (" + path
-                    + ")" + where + " returned status 500, message: \"\"";
+            return "HTTP lifecycle hook (" + path + ")" + where + " failed - error: HTTP status code 500";
         }
         return "PostStartHook" + where + " failed";
     }

@@ -64,7 +64,7 @@ class PodRunPostStartTest {
         assertTrue(h.container("c").getRestartCount() >= 2);
         EventNotice failed = h.events.stream().filter(e -> e.reason().equals("FailedPostStartHook")).findFirst()
                 .orElseThrow();
-        assertEquals("Exec lifecycle hook ([sh, -c, setup]) for Container \"c\" in Pod \"p_default(uid-p)\" failed - "
+        assertEquals("Exec lifecycle hook ([sh -c setup]) for Container \"c\" in Pod \"p_default(uid-p)\" failed - "
                 + "error: command 'sh -c setup' exited with 1: , message: \"\"", failed.message());
         assertTrue(h.events.stream().anyMatch(e -> e.reason().equals("Killing")
                 && e.message().equals("FailedPostStartHook")));
