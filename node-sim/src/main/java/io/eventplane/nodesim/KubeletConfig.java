@@ -15,14 +15,16 @@ import java.time.Duration;
  *                         kubectl shows before the restart or the back-off)
  * @param images           missing and slow images
  * @param seed             seed of every random choice, mixed with the pod's uid
+ * @param stages           what programs do, declared as stages ({@link Stages}; none by default)
  */
 public record KubeletConfig(Duration pullMin, Duration pullMax, Duration shutdownDefault, Duration backoffInitial,
                             Duration backoffMax, Duration backoffReset, Duration syncDelay, ImageRules images,
-                            long seed) {
+                            long seed, Stages stages) {
 
     public static KubeletConfig defaults() {
         return new KubeletConfig(Duration.ZERO, Duration.ofMillis(500), Duration.ofMillis(200), Duration.ofSeconds(10),
-                Duration.ofSeconds(300), Duration.ofMinutes(10), Duration.ofSeconds(1), ImageRules.defaults(), 1L);
+                Duration.ofSeconds(300), Duration.ofMinutes(10), Duration.ofSeconds(1), ImageRules.defaults(), 1L,
+                Stages.none());
     }
 
     public KubeletConfig withPull(Duration min, Duration max) {
@@ -30,30 +32,37 @@ public record KubeletConfig(Duration pullMin, Duration pullMax, Duration shutdow
             throw new IllegalArgumentException("the longest pull is shorter than the shortest");
         }
         return new KubeletConfig(min, max, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay, images,
-                seed);
+                seed, stages);
     }
 
     public KubeletConfig withShutdownDefault(Duration d) {
-        return new KubeletConfig(pullMin, pullMax, d, backoffInitial, backoffMax, backoffReset, syncDelay, images, seed);
+        return new KubeletConfig(pullMin, pullMax, d, backoffInitial, backoffMax, backoffReset, syncDelay, images, seed,
+                stages);
     }
 
     public KubeletConfig withBackoff(Duration initial, Duration max) {
-        return new KubeletConfig(pullMin, pullMax, shutdownDefault, initial, max, backoffReset, syncDelay, images, seed);
+        return new KubeletConfig(pullMin, pullMax, shutdownDefault, initial, max, backoffReset, syncDelay, images, seed,
+                stages);
     }
 
     public KubeletConfig withSyncDelay(Duration d) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, d, images,
-                seed);
+                seed, stages);
     }
 
     public KubeletConfig withImages(ImageRules rules) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
-                rules, seed);
+                rules, seed, stages);
     }
 
     public KubeletConfig withSeed(long s) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
-                images, s);
+                images, s, stages);
+    }
+
+    public KubeletConfig withStages(Stages s) {
+        return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
+                images, seed, s);
     }
 
     /** The delay before restart number {@code crashes} (1-based count of consecutive crashes): 0, 10, 20, 40 ... max. */

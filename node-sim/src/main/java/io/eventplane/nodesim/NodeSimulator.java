@@ -111,7 +111,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
-                .withImages(imageRulesFromEnvironment());
+                .withImages(imageRulesFromEnvironment()).withStages(Stages.fromEnvironment());
     }
 
     /** {@code EVENTPLANE_NODESIM_IMAGES} ({@link ImageRules#parse}), or the default rules. */
@@ -420,7 +420,7 @@ public final class NodeSimulator implements AutoCloseable {
             run = PodRun.start(pod, kubelet, images.get(node.name()), since);
             runs.put(uid, run);
             if (!started.remove(uid)) {
-                run.advanceTo(pod, now);
+                run.resume(pod, now); // POD-12.12: a termination in progress starts over with its full grace period
                 run.takeEvents(); // a restarted kubelet does not record again what happened before it came back
             }
         }

@@ -26,12 +26,14 @@ import java.util.regex.Pattern;
  * @param ignoresSigterm     {@code ignores-sigterm}: "true" when only SIGKILL stops it
  * @param imagePullDuration  {@code image-pull-duration}: how long a pull of its image takes (null: node-sim's rules)
  * @param imageMissing       {@code image-missing}: "true" when its image cannot be pulled (null: node-sim's rules)
+ * @param postStartDuration  {@code poststart-duration}: how long its postStart hook runs, when it has one (0)
+ * @param postStartFails     {@code poststart-fails}: "true" when its postStart hook fails (at the end of its duration)
  */
 public record PodBehavior(Duration runDuration, int exitCode, Duration oomAfter, Duration startupAfter,
                           Duration readyAfter, Duration unreadyAfter, Duration livenessFailsAfter,
                           Duration probeResponseTime, Duration preStopDuration, Duration shutdownDuration,
                           int exitCodeOnSigterm, boolean ignoresSigterm, Duration imagePullDuration,
-                          Boolean imageMissing) {
+                          Boolean imageMissing, Duration postStartDuration, boolean postStartFails) {
 
     public static final String PREFIX = "sim.eventplane.io/";
 
@@ -52,7 +54,8 @@ public record PodBehavior(Duration runDuration, int exitCode, Duration oomAfter,
                 r.duration("liveness-fails-after", null), r.duration("probe-response-time", Duration.ZERO),
                 r.duration("prestop-duration", Duration.ZERO), r.duration("shutdown-duration", null),
                 r.integer("exit-code-on-sigterm", 0), r.bool("ignores-sigterm", false),
-                r.duration("image-pull-duration", null), r.boolOrNull("image-missing"));
+                r.duration("image-pull-duration", null), r.boolOrNull("image-missing"),
+                r.duration("poststart-duration", Duration.ZERO), r.bool("poststart-fails", false));
     }
 
     private record Reader(Map<String, String> annotations, String container) {

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -28,13 +29,15 @@ import java.util.SplittableRandom;
 /**
  * The containers of one pod on a simulated node: a discrete-event simulation of what a kubelet and its container
  * runtime do, driven only by the time it is given ({@link #advanceTo}), the pod as the API stores it (deletion, readiness
- * gates) and the programs the pod declares ({@link PodBehavior}). Deterministic: the same pod, configuration and images
+ * gates) and the programs the pod declares ({@link PodBehavior} from its annotations, {@link Stages} from node-sim's
+ * stage file). Deterministic: the same pod, configuration and images
  * on the node give the same history, whatever the clock is; it holds no threads and does no I/O.
  *
  * <p>Covers (spec/pods.md): phases (POD-3), container states and reasons (POD-4), restart policy and CrashLoopBackOff
  * (POD-5), the kubelet's conditions and readiness gates (POD-6), startup, liveness and readiness probes with their
  * timing fields (POD-7), init containers in order (POD-8), sidecars (POD-9), termination with preStop, SIGTERM, the grace
- * period and its 2 s extension (POD-12), and activeDeadlineSeconds (POD-8.11). Image pulls may be slow or fail
+ * period and its 2 s extension (POD-12), a restarted kubelet's fresh grace period (POD-12.12, {@link #resume}),
+ * postStart hooks (POD-4.3), and activeDeadlineSeconds (POD-8.11). Image pulls may be slow or fail
  * (ErrImagePull, ImagePullBackOff).
  *
  * <p>Not thread-safe: one owner advances it.
@@ -43,7 +46,7 @@ public final class PodRun {
 
     enum Role { INIT, SIDECAR, APP, EPHEMERAL }
 
-    enum Phase { IDLE, PULLING, PULL_ERROR, PULL_BACKOFF, CONFIG_ERROR, RUNNING, EXITED, BACKOFF, DONE, STOPPED }
+    enum Phase { IDLE, PULLING, PULL_ERROR, PULL_BACKOFF, CONFIG_ERROR, POST_START, RUNNING, EXITED, BACKOFF, DONE, STOPPED }
 
     private static final int KILLED = 137;
 
@@ -79,6 +82,12 @@ public final class PodRun {
         Instant restartAt;
         ContainerStateTerminated terminated;
         ContainerStateTerminated last;
+        // the stages of the current run: when each pending one fires, and which fired since they last matched
+        Instant[] stageDue;
+        boolean[] stageFired;
+        // the postStart hook of the current run: when it began; whether it failed and the container is being killed
+        Instant hookStart;
+        boolean hookFailed;
 
         Ctr(Container spec, Role role, PodBehavior b, String configError) {
             this.spec = spec;
@@ -105,12 +114,17 @@ public final class PodRun {
     private final KubeletConfig config;
     private final Set<String> imagesOnNode;
     private final SplittableRandom random;
+    private final List<Stages.Stage> stages;
+    private final SplittableRandom stageRandom;
+    private Map<String, String> labels;
+    private Map<String, String> annotations;
     private final String uid;
     private final String podName;
     private final String namespace;
     private final String restartPolicy;
     private final Instant startTime;
     private final Instant deadlineAt;
+    private final long terminationGraceSeconds;
     private final List<Ctr> init = new ArrayList<>();
     private final List<Ctr> apps = new ArrayList<>();
     private final List<Ctr> ephemeral = new ArrayList<>();
@@ -136,8 +150,15 @@ public final class PodRun {
         this.namespace = meta.getNamespace();
         this.random = new SplittableRandom(config.seed() ^ (uid == null ? 0 : uid.hashCode() * 0x9E3779B97F4A7C15L));
         this.podRef = ObjectReferences.of(pod);
+        this.stages = config.stages() == null ? List.of() : config.stages().stages();
+        // its own source, so that stage draws leave the pull durations of a run without stages as they were
+        this.stageRandom = new SplittableRandom(config.seed() * 31 + (uid == null ? 0 : uid.hashCode()) ^ 0x5DEECE66DL);
+        this.labels = map(meta.getLabels());
+        this.annotations = map(meta.getAnnotations());
         PodSpec spec = pod.getSpec();
         this.restartPolicy = spec.getRestartPolicy() == null ? "Always" : spec.getRestartPolicy();
+        this.terminationGraceSeconds = spec.getTerminationGracePeriodSeconds() == null ? 30
+                : spec.getTerminationGracePeriodSeconds();
         this.startTime = startTime;
         this.deadlineAt = spec.getActiveDeadlineSeconds() == null ? null
                 : startTime.plusSeconds(spec.getActiveDeadlineSeconds());
@@ -166,6 +187,7 @@ public final class PodRun {
     public static PodRun start(Pod pod, KubeletConfig config, Set<String> imagesOnNode, Instant startTime) {
         PodRun run = new PodRun(pod, config, imagesOnNode, startTime);
         run.reconcile(startTime);
+        run.armStages(startTime);
         return run;
     }
 
@@ -203,13 +225,37 @@ public final class PodRun {
                 }
             }
             reconcile(t);
+            armStages(t);
         }
         if (now.isAfter(cursor)) {
             cursor = now;
         }
         if (addEphemeral(pod)) {
             reconcile(cursor);
+            armStages(cursor);
         }
+        if (!stages.isEmpty() && (!labels.equals(map(meta.getLabels())) || !annotations.equals(map(meta.getAnnotations())))) {
+            labels = map(meta.getLabels());
+            annotations = map(meta.getAnnotations());
+            armStages(cursor);
+        }
+    }
+
+    /**
+     * A restarted kubelet picks up this pod (a run just {@link #start started} from its {@code status.startTime}) at
+     * {@code now}. POD-12.12: if the pod was being terminated, its processes were still being waited for, so the
+     * termination starts over now with the full grace period; the history before is replayed as if undeleted. A pod
+     * already stored as finished is replayed as it was.
+     */
+    public void resume(Pod pod, Instant now) {
+        String stored = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        boolean finishedBefore = "Succeeded".equals(stored) || "Failed".equals(stored);
+        if (pod.getMetadata().getDeletionTimestamp() != null && !finishedBefore && termStartAt == null) {
+            Pod undeleted = Pod.newBuilder(pod).setMetadata(ObjectMeta.newBuilder(pod.getMetadata())
+                    .setDeletionTimestamp(null).setDeletionGracePeriodSeconds(null).build()).build();
+            advanceTo(undeleted, now);
+        }
+        advanceTo(pod, now);
     }
 
     /** POD-11: ephemeral containers added to the pod (through its subresource) are run once, never restarted. */
@@ -287,6 +333,7 @@ public final class PodRun {
                 }
             }
             case BACKOFF -> restart(c, t);
+            case POST_START -> postStartDone(c, t);
             default -> {
             }
         }
@@ -371,20 +418,86 @@ public final class PodRun {
         create(c, t);
     }
 
-    /** Creates and starts the container: a new run of the program, with its probe outcomes worked out in advance. */
+    /**
+     * Creates and starts the container. POD-4.3: with a postStart hook the kubelet runs the hook right after the start
+     * and reports the container Running only once it has finished; until then the status shows what it showed before.
+     */
     private void create(Ctr c, Instant s) {
+        c.containerID = PodLifecycle.containerID(uid, c.name() + "/" + c.restartCount);
+        c.signalled = false;
+        events.add(EventNotice.normal(c.ref(), "Created", "Created container: " + c.name()));
+        events.add(EventNotice.normal(c.ref(), "Started", "Started container " + c.name()));
+        if (hasPostStart(c)) {
+            c.phase = Phase.POST_START;
+            c.hookStart = s;
+            c.hookFailed = false;
+            c.started = false;
+            c.ready = false;
+            c.due = s.plus(c.b.postStartDuration());
+            return;
+        }
+        run(c, s, s);
+    }
+
+    /** The postStart hook has finished: the container runs, or (the hook failed) the kubelet kills it. */
+    private void postStartDone(Ctr c, Instant t) {
+        if (c.hookFailed) {
+            c.everRan = true;
+            exit(c, t); // killed after a failed hook: the restart policy applies
+            return;
+        }
+        if (!c.b.postStartFails()) {
+            run(c, c.hookStart, t);
+            return;
+        }
+        // kubelet: FailedPostStartHook, then it kills the container as it would on deletion (preStop, SIGTERM, grace)
+        c.hookFailed = true;
+        events.add(EventNotice.warning(c.ref(), "FailedPostStartHook", postStartFailure(c)));
+        events.add(EventNotice.normal(c.ref(), "Killing", "FailedPostStartHook"));
+        PodBehavior b = c.b;
+        Instant termAt = terminationGraceSeconds > 0 && hasPreStop(c) ? t.plus(b.preStopDuration()) : t;
+        Instant killAt = t.plusSeconds(terminationGraceSeconds);
+        Duration shutdown = b.shutdownDuration() != null ? b.shutdownDuration() : config.shutdownDefault();
+        Instant exits = b.ignoresSigterm() ? null : termAt.plus(shutdown);
+        c.runStart = c.hookStart;
+        if (exits == null || exits.isAfter(killAt)) {
+            c.endAt = killAt;
+            c.endCode = KILLED;
+            c.endReason = "Error";
+        } else {
+            c.endAt = exits;
+            c.endCode = b.exitCodeOnSigterm();
+            c.endReason = b.exitCodeOnSigterm() == 0 ? "Completed" : "Error";
+        }
+        c.endWhy = null;
+        c.due = c.endAt;
+    }
+
+    private String postStartFailure(Ctr c) {
+        io.eventplane.model.LifecycleHandler h = c.spec.getLifecycle().getPostStart();
+        String where = " for Container \"" + c.name() + "\" in Pod \"" + podName + "_" + namespace + "(" + uid + ")\"";
+        if (h.getExec() != null && h.getExec().getCommand() != null) {
+            List<String> cmd = h.getExec().getCommand();
+            return "Exec lifecycle hook ([" + String.join(" ", cmd) + "])" + where + " failed - error: command '" + String.join(" ", cmd)
+                    + "' exited with 1: , message: \"\"";
+        }
+        if (h.getHttpGet() != null) {
+            String path = h.getHttpGet().getPath() == null ? "/" : h.getHttpGet().getPath();
+            return "HTTP lifecycle hook (" + path + ")" + where + " failed - error: HTTP status code 500";
+        }
+        return "PostStartHook" + where + " failed";
+    }
+
+    /** A new run of the program from {@code s}, seen at {@code now}, with its probe outcomes worked out in advance. */
+    private void run(Ctr c, Instant s, Instant now) {
         c.phase = Phase.RUNNING;
         c.everRan = true;
         c.waitReason = null;
         c.waitMessage = null;
         c.terminated = null;
-        c.containerID = PodLifecycle.containerID(uid, c.name() + "/" + c.restartCount);
         c.runStart = s;
         c.started = false;
         c.ready = false;
-        c.signalled = false;
-        events.add(EventNotice.normal(c.ref(), "Created", "Created container: " + c.name()));
-        events.add(EventNotice.normal(c.ref(), "Started", "Started container " + c.name()));
         PodBehavior b = c.b;
         boolean answers = true;
         c.endAt = null;
@@ -431,14 +544,17 @@ public final class PodRun {
                 }
             }
         }
-        if (c.startedAt != null && !c.startedAt.isAfter(s)) {
+        if (c.startedAt != null && !c.startedAt.isAfter(now)) {
             c.started = true;
             c.startedOnce = true;
         }
-        if (c.readyAt != null && !c.readyAt.isAfter(s) && !terminating) {
+        if (c.readyAt != null && !c.readyAt.isAfter(now) && !terminating
+                && (c.unreadyAt == null || now.isBefore(c.unreadyAt))) {
             c.ready = true;
         }
-        c.due = runningDue(c, s);
+        c.stageDue = stages.isEmpty() ? null : new Instant[stages.size()];
+        c.stageFired = stages.isEmpty() ? null : new boolean[stages.size()];
+        c.due = runningDue(c, now);
     }
 
     private void end(Ctr c, Instant at, int code, String reason, String why) {
@@ -451,6 +567,7 @@ public final class PodRun {
     }
 
     private void running(Ctr c, Instant t) {
+        fireStages(c, t);
         if (!c.started && c.startedAt != null && !t.isBefore(c.startedAt)) {
             c.started = true;
             c.startedOnce = true;
@@ -461,6 +578,8 @@ public final class PodRun {
         }
         if (c.ready && c.unreadyAt != null && !t.isBefore(c.unreadyAt)) {
             c.ready = false;
+            c.readyAt = null; // it stays unready until something (a stage) makes its probe succeed again
+            c.unreadyAt = null;
             events.add(EventNotice.warning(c.ref(), "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"));
         }
         if (c.endAt != null && !t.isBefore(c.endAt)) {
@@ -480,6 +599,11 @@ public final class PodRun {
         }
         if (c.unreadyAt != null && (c.ready || (c.readyAt != null && c.readyAt.isBefore(c.unreadyAt)))) {
             next = min(next, c.unreadyAt);
+        }
+        if (c.stageDue != null) {
+            for (Instant d : c.stageDue) {
+                next = min(next, d);
+            }
         }
         return next != null && next.isBefore(t) ? t : next;
     }
@@ -508,6 +632,142 @@ public final class PodRun {
         c.restartAt = t.plus(config.backoff(c.crashes));
         c.phase = Phase.EXITED;
         c.due = t.plus(config.syncDelay());
+    }
+
+    // ---- stages (Stages): what the program does next, declared
+
+    /** Each running container against each stage: a stage it has come to match is set to fire after its delay. */
+    private void armStages(Instant t) {
+        if (stages.isEmpty()) {
+            return;
+        }
+        String phase = null;
+        for (Ctr c : all()) {
+            if (!c.running() || c.stageDue == null) {
+                continue;
+            }
+            if (phase == null) {
+                phase = phase();
+            }
+            for (int i = 0; i < stages.size(); i++) {
+                Stages.Stage stage = stages.get(i);
+                if (!matches(stage.selector(), c, phase)) {
+                    c.stageDue[i] = null;
+                    c.stageFired[i] = false;
+                } else if (!c.stageFired[i] && c.stageDue[i] == null) {
+                    long ms = stage.delayMillis();
+                    if (stage.jitterMillis() > 0) {
+                        ms += stageRandom.nextLong(-stage.jitterMillis(), stage.jitterMillis() + 1);
+                    }
+                    c.stageDue[i] = t.plusMillis(Math.max(0, ms));
+                }
+            }
+            c.due = runningDue(c, t);
+        }
+    }
+
+    private boolean matches(Stages.Selector s, Ctr c, String phase) {
+        for (Map.Entry<String, String> e : s.matchLabels().entrySet()) {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        for (Map.Entry<String, String> e : s.matchAnnotations().entrySet()) {
+            if (!e.getValue().equals(annotations.get(e.getKey()))) {
+                return false;
+            }
+        }
+        for (Stages.Expression x : s.matchExpressions()) {
+            String value = switch (x.key()) {
+                case POD_PHASE -> phase;
+                case POD_NAMESPACE -> namespace;
+                case POD_DELETING -> String.valueOf(terminating);
+                case CONTAINER_NAME -> c.name();
+                case CONTAINER_IMAGE -> c.spec.getImage() == null ? "" : c.spec.getImage();
+                case CONTAINER_TYPE -> c.role.name().toLowerCase(java.util.Locale.ROOT);
+                case CONTAINER_STARTED -> String.valueOf(c.started);
+                case CONTAINER_READY -> String.valueOf(c.ready);
+                case CONTAINER_RESTART_COUNT -> String.valueOf(c.restartCount);
+            };
+            if (!x.matches(value)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The stages due on this running container fire in file order; each draws its next step by weight. */
+    private void fireStages(Ctr c, Instant t) {
+        if (c.stageDue == null) {
+            return;
+        }
+        for (int i = 0; i < stages.size(); i++) {
+            if (c.stageDue[i] == null || c.stageDue[i].isAfter(t)) {
+                continue;
+            }
+            c.stageDue[i] = null;
+            c.stageFired[i] = true;
+            apply(c, t, draw(stages.get(i)));
+            if (c.endAt != null && !c.endAt.isAfter(t)) {
+                return; // it exits now; what else was due is moot
+            }
+        }
+    }
+
+    private Stages.Next draw(Stages.Stage stage) {
+        List<Stages.Next> next = stage.next();
+        if (next.size() == 1) {
+            return next.get(0);
+        }
+        long r = stageRandom.nextLong(stage.totalWeight());
+        for (Stages.Next n : next) {
+            r -= n.weight();
+            if (r < 0) {
+                return n;
+            }
+        }
+        return next.get(next.size() - 1);
+    }
+
+    /** A step in the program's terms; the kubelet's rules (probes, restart policy, back-off) take it from there. */
+    private void apply(Ctr c, Instant t, Stages.Next next) {
+        boolean probes = c.role != Role.INIT && c.role != Role.EPHEMERAL;
+        Probe readiness = probes ? c.spec.getReadinessProbe() : null;
+        Probe liveness = probes ? c.spec.getLivenessProbe() : null;
+        switch (next.action()) {
+            case EXIT -> end(c, t, next.exitCode(), next.exitCode() == 0 ? "Completed" : "Error", null);
+            case OOM_KILL -> end(c, t, KILLED, "OOMKilled", null);
+            case UNREADY -> {
+                if (readiness != null && c.ready) {
+                    // the probes after now fail; failureThreshold of them make it unready
+                    int k = firstProbeAtOrAfter(c.runStart, readiness, t.plusMillis(1));
+                    c.unreadyAt = min(c.unreadyAt, probeAt(c.runStart, readiness, k + failureThreshold(readiness) - 1));
+                } else if (readiness != null) {
+                    c.readyAt = null;
+                    c.unreadyAt = null;
+                }
+            }
+            case READY -> {
+                if (readiness != null && c.ready) {
+                    c.unreadyAt = null;
+                } else if (readiness != null && c.startedAt != null) {
+                    int k = firstProbeAtOrAfter(c.runStart, readiness, max(t.plusMillis(1), c.startedAt));
+                    int success = Math.max(1, readiness.getSuccessThreshold() == null ? 1
+                            : readiness.getSuccessThreshold());
+                    c.readyAt = probeAt(c.runStart, readiness, k + success - 1);
+                    c.unreadyAt = null;
+                }
+            }
+            case LIVENESS_FAILS -> {
+                if (liveness != null && c.startedAt != null) {
+                    int k = firstProbeAtOrAfter(c.runStart, liveness, max(t.plusMillis(1), c.startedAt));
+                    end(c, probeAt(c.runStart, liveness, k + failureThreshold(liveness) - 1), KILLED, "Error",
+                            "liveness");
+                }
+            }
+            case NONE -> {
+            }
+        }
     }
 
     /** POD-5.2, POD-5.4, POD-9.5: whether this exit is followed by a restart in place. */
@@ -764,7 +1024,8 @@ public final class PodRun {
         if (k.running()) {
             state = ContainerState.newBuilder().setRunning(ContainerStateRunning.newBuilder().setStartedAt(k.runStart)
                     .build()).build();
-        } else if (k.terminated != null && k.phase != Phase.BACKOFF) {
+        } else if (k.terminated != null && k.phase != Phase.BACKOFF
+                && !(k.phase == Phase.POST_START && k.waitReason != null)) {
             state = ContainerState.newBuilder().setTerminated(k.terminated).build();
         } else {
             String reason = k.waitReason;
@@ -797,6 +1058,10 @@ public final class PodRun {
         out.addAll(apps);
         out.addAll(ephemeral);
         return out;
+    }
+
+    private static boolean hasPostStart(Ctr c) {
+        return c.spec.getLifecycle() != null && c.spec.getLifecycle().getPostStart() != null;
     }
 
     private static boolean hasPreStop(Ctr c) {
@@ -868,6 +1133,10 @@ public final class PodRun {
 
     private static Instant max(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
+    }
+
+    private static Map<String, String> map(Map<String, String> m) {
+        return m == null ? Map.of() : m;
     }
 
     private static <T> List<T> list(List<T> l) {

@@ -205,7 +205,8 @@ class NodeSimulatorIntegrationTest {
         String nodeUid;
         try (NodeSimulator first = new NodeSimulator(config, 1, NodeShape.defaults(), Clock.systemUTC(), other).start()) {
             waiter.awaitTrue(DEADLINE, first::isReady, () -> "the first simulator did not register again-1");
-            nodeUid = node("again-1").orElseThrow().getMetadata().getUid();
+            nodeUid = waiter.await(DEADLINE, () -> node("again-1"), () -> "again-1 is not in the view")
+                    .getMetadata().getUid();
             createBound("survivor", "again-1");
             waiter.awaitTrue(DEADLINE, () -> pod("survivor").filter(NodeSimulatorIntegrationTest::runningAndReady).isPresent(),
                     () -> "survivor: " + pod("survivor"));
@@ -242,5 +243,58 @@ class NodeSimulatorIntegrationTest {
         waiter.await(DEADLINE, () -> pod("stranded").filter(NodeSimulatorIntegrationTest::runningAndReady),
                 () -> "stranded: " + pod("stranded"));
         assertTrue(NodeTemplates.isReady(node("node-3").orElseThrow()));
+    }
+    @Test
+    @DisplayName("POD-3.12 POD-4.7 a stage file named by EVENTPLANE_NODESIM_STAGES drives the pods it selects: "
+            + "a selected pod under restartPolicy Never fails with the stage's exit code, the others run on")
+    void stagesFromFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("stages.yaml");
+        java.nio.file.Files.writeString(file, """
+                stages:
+                - name: fail-labelled
+                  selector:
+                    matchLabels: {stage: fail}
+                    matchExpressions: [{key: container.restartCount, operator: In, values: ["0"]}]
+                  delay: {durationMilliseconds: 500, jitterDurationMilliseconds: 200}
+                  next: [{action: exit, exitCode: 7}]
+                """);
+        String property = Stages.SETTING.toLowerCase().replace('_', '.');
+        System.setProperty(property, file.toString());
+        NodeSimulator staged;
+        try {
+            staged = new NodeSimulator(config, 1, NodeShape.defaults(), Clock.systemUTC(), FAST.withNamePrefix("staged-"));
+        } finally {
+            System.clearProperty(property);
+        }
+        try (NodeSimulator sim = staged.start()) {
+            waiter.awaitTrue(DEADLINE, sim::isReady, () -> "the staged simulator did not register staged-1");
+            createBound("chosen", "staged-1", Map.of("stage", "fail"), "Never");
+            createBound("spared", "staged-1", Map.of("stage", "keep"), "Never");
+
+            Pod failed = waiter.await(DEADLINE, () -> pod("chosen").filter(p -> "Failed".equals(p.getStatus().getPhase())),
+                    () -> "chosen: " + pod("chosen").map(Pod::getStatus));
+            var terminated = failed.getStatus().getContainerStatuses().get(0).getState().getTerminated();
+            assertEquals(7, terminated.getExitCode());
+            assertEquals("Error", terminated.getReason());
+            assertEquals(0, failed.getStatus().getContainerStatuses().get(0).getRestartCount());
+            assertTrue(failed.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType())
+                    && "False".equals(c.getStatus()) && "PodCompleted".equals(c.getReason())));
+
+            Pod spared = waiter.await(DEADLINE, () -> pod("spared").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                    () -> "spared: " + pod("spared").map(Pod::getStatus));
+            assertNull(spared.getStatus().getContainerStatuses().get(0).getState().getTerminated());
+        }
+    }
+
+    /** Creates a labelled pod with a restart policy and binds it to {@code nodeName}. */
+    private void createBound(String name, String nodeName, Map<String, String> labels, String restartPolicy) {
+        Container c = Container.newBuilder().setName("app").setImage("busybox:1.36").build();
+        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
+                        .setLabels(labels).build())
+                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).setRestartPolicy(restartPolicy).build()).build()));
+        sender.flush();
+        Pod created = waiter.await(DEADLINE, () -> pod(name), () -> name + " was not created");
+        sender.send(user.bind("default", name, created.getMetadata().getUid(), nodeName));
+        sender.flush();
     }
 }
