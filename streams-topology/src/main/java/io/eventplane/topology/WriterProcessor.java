@@ -30,13 +30,15 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private final String eventsTopic;
     private final Serde<ObjectChanged> changes;
     private KeyValueStore<String, byte[]> store;
+    /** At most one early commit per tick: a steady stream of fresh commands shares commits this long. */
+    static final long TICK_MS = 20;
     private long lastEarlyCommit;
     private boolean freshUncommitted;
 
     /**
      * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit, at once or
-     *                at the next tick (at most one such commit per freshMs); negative: never (commits only every
-     *                commit.interval.ms)
+     *                at the next tick (at most one such commit per {@value #TICK_MS} ms); negative: never (commits only
+     *                every commit.interval.ms)
      */
     WriterProcessor(ObjectDecider decider, int partitions, long freshMs, String eventsTopic,
                     Serde<ObjectChanged> changes) {
@@ -51,8 +53,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.store = context.getStateStore(WriterTopology.STORE);
-        if (freshMs > 0) {
-            context.schedule(Duration.ofMillis(freshMs), PunctuationType.WALL_CLOCK_TIME, now -> {
+        if (freshMs >= 0) {
+            context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME, now -> {
                 if (freshUncommitted) {
                     requestCommit(now);
                 }
@@ -98,9 +100,9 @@ final class WriterProcessor implements Processor<String, Command, String, Object
                 WriterTopology.OUTCOMES_SINK);
         long now = System.currentTimeMillis();
         if (freshMs >= 0 && now - record.timestamp() <= freshMs) {
-            // Keeping up: commit now, or at the next tick when a commit was asked for less than freshMs ago (at most
-            // one early commit per freshMs). Lagging: commit.interval.ms lets the transaction grow.
-            if (now - lastEarlyCommit >= freshMs) {
+            // Keeping up: commit now, or at the next tick when a commit was asked for less than a tick ago. Lagging
+            // (older commands): commit.interval.ms lets the transaction grow.
+            if (now - lastEarlyCommit >= TICK_MS) {
                 requestCommit(now);
             } else {
                 freshUncommitted = true;

@@ -22,14 +22,15 @@ public final class WriterService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriterService.class);
     private final KafkaStreams streams;
 
-    /** How fresh a command must be to commit at once ({@code EVENTPLANE_WRITER_FRESH_MS}, default 20 ms). */
-    public static final long FRESH_MS = Long.parseLong(EventplaneConfig.setting("EVENTPLANE_WRITER_FRESH_MS", "20"));
+    /** How fresh a command must be to commit early ({@code EVENTPLANE_WRITER_FRESH_MS}, default 100 ms). */
+    public static final long FRESH_MS = Long.parseLong(EventplaneConfig.setting("EVENTPLANE_WRITER_FRESH_MS", "100"));
 
     /**
      * Commits adapt to the load. Under read_committed a change is visible only once its transaction commits, and a
      * commit costs a few round trips to the broker. A writer that keeps up (the command it just decided was sent at
-     * most {@link #FRESH_MS} ago) commits at once, so a lone write waits for no timer. A writer that lags lets
-     * transactions grow for up to {@code commitIntervalMs}, so hundreds of commands share one commit.
+     * most {@link #FRESH_MS} ago) commits at once, or within 20 ms when it committed less than 20 ms ago, so a lone
+     * write waits for no timer. A writer that lags lets transactions grow for up to {@code commitIntervalMs}, so
+     * hundreds of commands share one commit.
      *
      * @param stateDir         where RocksDB keeps the store (rebuilt from its changelog when lost)
      * @param commitIntervalMs the longest a transaction stays open while the writer works through a backlog
