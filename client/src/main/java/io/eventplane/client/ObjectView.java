@@ -63,6 +63,7 @@ public final class ObjectView implements AutoCloseable {
     private final Object lock = new Object();
     private volatile long consumerPositionTotal;
     private volatile boolean closed;
+    private volatile boolean started;
     private volatile Throwable failure;
     private KafkaConsumer<String, ObjectChanged> consumer;
     private Thread thread;
@@ -122,7 +123,16 @@ public final class ObjectView implements AutoCloseable {
      * the size of the answer, not of the whole kind.
      */
     public ObjectView addIndex(String name, String kind, java.util.function.Function<ObjectChanged, String> value) {
-        indexes.put(name, new Index(kind, value, new ConcurrentHashMap<>()));
+        synchronized (lock) {
+            if (indexes.containsKey(name)) {
+                return this;
+            }
+            Index index = new Index(kind, value, new ConcurrentHashMap<>());
+            for (ObjectChanged c : list(kind, null)) { // a view shared by several services may be running already
+                index.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()), c);
+            }
+            indexes.put(name, index);
+        }
         return this;
     }
 
@@ -160,12 +170,55 @@ public final class ObjectView implements AutoCloseable {
         return indexes.containsKey(name);
     }
 
+    /**
+     * Adds a listener. On a view that is already running (a shared one) the listener first gets every current object's
+     * latest change, so it has seen everything either way; it may see one change twice around that moment.
+     */
     public void addListener(Listener listener) {
-        listeners.add(listener);
+        synchronized (lock) {
+            listeners.add(listener);
+            if (started) {
+                for (ObjectChanged c : objects.values()) {
+                    listener.onChange(c);
+                }
+            }
+        }
     }
 
-    /** Starts reading the log from its beginning on a thread of its own. */
-    public ObjectView start() {
+    public void removeListener(Listener listener) {
+        listeners.remove(listener);
+    }
+
+    private static final Map<String, ObjectView> SHARED = new HashMap<>();
+    private String sharedKey;
+    private int users;
+
+    /**
+     * The view that services of this process on one cluster share (started on first use): services that run together
+     * in one JVM then read and decode the log once instead of once each. Each user calls {@link #close} once; the last
+     * one closes it. Users remove their listeners when they stop.
+     */
+    public static ObjectView shared(EventplaneConfig config, int retained) {
+        String key = config.bootstrapServers() + "|" + config.registryUrl() + "|" + config.topics().events();
+        synchronized (SHARED) {
+            ObjectView v = SHARED.get(key);
+            if (v == null || v.closed || v.failure != null) {
+                v = new ObjectView(config, "shared-" + config.topics().prefix(), retained);
+                v.sharedKey = key;
+                SHARED.put(key, v);
+                v.start();
+            }
+            v.users++;
+            return v;
+        }
+    }
+
+    /** Starts reading the log from its beginning on a thread of its own (a shared view is started already). */
+    public synchronized ObjectView start() {
+        if (started) {
+            return this;
+        }
+        started = true;
         Map<String, Object> props = config.kafkaConfig();
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -435,6 +488,14 @@ public final class ObjectView implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sharedKey != null) {
+            synchronized (SHARED) {
+                if (--users > 0) {
+                    return;
+                }
+                SHARED.remove(sharedKey, this);
+            }
+        }
         closed = true;
         if (consumer != null) {
             consumer.wakeup();

@@ -22,12 +22,25 @@ import java.util.Map;
 final class LoadTestCommand {
     static final String USAGE = "usage: eventplane loadtest [--nodes 100] [--pods 3000 | --pods-per-node 30] "
             + "[--objects pods|deployments] [--deployment-size 100] [--rate 0 (pods/s, 0 = burst)] [--churn 0 (pods/s)] "
-            + "[--duration 60s (churn)] [--timeout 600s] [--report-dir D] [--server URL --bootstrap B --registry R]";
+            + "[--duration 60s (churn)] [--timeout 600s] [--seed 1] [--report-dir D] [--keep-data] "
+            + "[--server URL --bootstrap B --registry R]";
+    private static final java.util.Set<String> OPTIONS = java.util.Set.of("nodes", "pods", "pods-per-node", "objects",
+            "deployment-size", "rate", "churn", "duration", "timeout", "seed", "report-dir", "keep-data", "server",
+            "bootstrap", "registry", "partitions", "data-dir", "topic-prefix");
 
     private LoadTestCommand() {
     }
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
+        if (options.named().containsKey("help") || options.named().containsKey("h")) {
+            out.println(USAGE);
+            return 0;
+        }
+        for (String name : options.named().keySet()) {
+            if (!OPTIONS.contains(name)) {
+                throw new Options.UsageException("unknown option --" + name + "\n" + USAGE);
+            }
+        }
         int nodes = options.intValue("nodes", 100);
         int pods = options.named().containsKey("pods") ? options.intValue("pods", 0)
                 : nodes * options.intValue("pods-per-node", 30);
@@ -46,12 +59,13 @@ final class LoadTestCommand {
                 + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())));
         String server = options.get("server", null);
         LocalCluster cluster = null;
+        Path data = null;
         EventplaneConfig config;
         String api;
         Map<String, Object> environment = environment();
         try {
             if (server == null) {
-                Path data = Files.createTempDirectory("eventplane-loadtest");
+                data = Files.createTempDirectory("eventplane-loadtest");
                 out.printf("loadtest: starting a cluster with %,d simulated nodes in this process (%s)%n", nodes, data);
                 cluster = new LocalCluster(new LocalCluster.Settings(data, nodes, 0, "127.0.0.1"), out);
                 cluster.start();
@@ -87,6 +101,9 @@ final class LoadTestCommand {
         } finally {
             if (cluster != null) {
                 cluster.close();
+            }
+            if (data != null && !options.named().containsKey("keep-data")) {
+                LocalCluster.deleteRecursively(data); // the run's log is in the report; --keep-data keeps it
             }
         }
     }

@@ -74,8 +74,8 @@ public final class ControllerService implements AutoCloseable {
         clients = ControllerClients.create(config, actor, clock, new EventOrigin(component, null,
                 component + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
         view = clients.view();
-        view.addListener(this::onChange);
         reconciler.index(view);
+        clients.listen(this::onChange);
         clients.start();
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);

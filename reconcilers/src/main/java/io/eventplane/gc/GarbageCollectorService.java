@@ -84,7 +84,7 @@ public final class GarbageCollectorService implements AutoCloseable {
         clients = ControllerClients.create(config, actor, clock,
                 new EventOrigin("garbage-collector-controller", null, "garbage-collector-controller"));
         view = clients.view();
-        view.addListener(this::onChange);
+        clients.listen(this::onChange);
         clients.start();
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);

@@ -34,6 +34,7 @@ public final class ControllerClients implements AutoCloseable {
     private final KafkaEventRecorder recorder;
     private final KafkaConsumer<byte[], byte[]> offsets;
     private final List<TopicPartition> partitions = new ArrayList<>();
+    private final List<ObjectView.Listener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private ControllerClients(EventplaneConfig config, String actor, ObjectView view, CommandSender sender,
                               Outcomes outcomes, KafkaEventRecorder recorder, KafkaConsumer<byte[], byte[]> offsets) {
@@ -54,7 +55,8 @@ public final class ControllerClients implements AutoCloseable {
     /** Creates the clients; the view is not started (add listeners and indexes first, then {@link #start}). */
     public static ControllerClients create(EventplaneConfig config, String actor, Clock clock, EventOrigin origin) {
         CommandSender sender = new CommandSender(config, actor);
-        ObjectView view = new ObjectView(config, actor + "-view", 1000);
+        // Controllers in one process share one view: the log is read and decoded once for all of them.
+        ObjectView view = ObjectView.shared(config, 1000);
         Outcomes outcomes = new Outcomes(config, actor + "-outcomes");
         KafkaEventRecorder recorder = KafkaEventRecorder.start(config, sender, view, actor, clock, origin);
         Map<String, Object> props = config.kafkaConfig();
@@ -63,6 +65,12 @@ public final class ControllerClients implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         KafkaConsumer<byte[], byte[]> offsets = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         return new ControllerClients(config, actor, view, sender, outcomes, recorder, offsets);
+    }
+
+    /** Follows the view's changes until {@link #close} (the view may be shared and go on without this service). */
+    public void listen(ObjectView.Listener listener) {
+        listeners.add(listener);
+        view.addListener(listener);
     }
 
     public ControllerClients start() {
@@ -118,6 +126,7 @@ public final class ControllerClients implements AutoCloseable {
 
     @Override
     public void close() {
+        listeners.forEach(view::removeListener);
         recorder.close();
         view.close();
         outcomes.close();

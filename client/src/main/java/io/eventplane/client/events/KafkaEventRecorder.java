@@ -131,7 +131,10 @@ public final class KafkaEventRecorder implements EventRecorder, AutoCloseable {
         Outcomes outcomes = new Outcomes(config, actor + "-event-outcomes");
         KafkaEventStore store = new KafkaEventStore(sender, outcomes, view, VERDICT_TIMEOUT);
         return new KafkaEventRecorder(store, new Commands(actor, clock), clock, origin, DEFAULT_CAPACITY,
-                DEFAULT_IN_FLIGHT, outcomes);
+                DEFAULT_IN_FLIGHT, () -> {
+                    store.close();
+                    outcomes.close();
+                });
     }
 
     @Override

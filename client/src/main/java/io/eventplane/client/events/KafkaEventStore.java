@@ -34,12 +34,19 @@ public final class KafkaEventStore implements EventStore {
     /**
      * @param timeout how long to wait for the writer's verdict on one command
      */
+    private final ObjectView.Listener listener = this::onChange;
+
     public KafkaEventStore(CommandSender sender, Outcomes outcomes, ObjectView view, Duration timeout) {
         this.sender = sender;
         this.outcomes = outcomes;
         this.view = view;
         this.timeout = timeout;
-        view.addListener(this::onChange);
+        view.addListener(listener);
+    }
+
+    /** Stops following the view (which may be shared and go on). */
+    public void close() {
+        view.removeListener(listener);
     }
 
     @Override
