@@ -35,11 +35,24 @@ public final class CommandSender implements AutoCloseable {
         }
     }
 
+    /** A sender on the process's shared producer. */
     public CommandSender(EventplaneConfig config, String clientId) {
+        this(config, clientId, true);
+    }
+
+    /**
+     * A sender with a producer of its own, for the few writes that must not queue behind the process's other commands
+     * (node-sim's membership Lease).
+     */
+    public static CommandSender dedicated(EventplaneConfig config, String clientId) {
+        return new CommandSender(config, clientId, false);
+    }
+
+    private CommandSender(EventplaneConfig config, String clientId, boolean share) {
         this.topic = config.topics().commands();
-        this.sharedKey = config.bootstrapServers() + "|" + config.registryUrl();
+        this.sharedKey = share ? config.bootstrapServers() + "|" + config.registryUrl() : null;
         synchronized (PRODUCERS) {
-            Shared s = PRODUCERS.get(sharedKey);
+            Shared s = share ? PRODUCERS.get(sharedKey) : null;
             if (s == null) {
                 Map<String, Object> props = config.kafkaConfig();
                 props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -48,7 +61,9 @@ public final class CommandSender implements AutoCloseable {
                 props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
                 s = new Shared(new KafkaProducer<>(props, new StringSerializer(),
                         LogSerdes.commands(config).serializer()));
-                PRODUCERS.put(sharedKey, s);
+                if (share) {
+                    PRODUCERS.put(sharedKey, s);
+                }
             }
             s.users++;
             this.shared = s;
@@ -83,7 +98,9 @@ public final class CommandSender implements AutoCloseable {
                 shared.producer.flush();
                 return;
             }
-            PRODUCERS.remove(sharedKey, shared);
+            if (sharedKey != null) {
+                PRODUCERS.remove(sharedKey, shared);
+            }
         }
         shared.producer.close();
     }
