@@ -34,7 +34,7 @@ public final class PodRules implements KindRules<Pod> {
         if (pod.getSpec() == null) {
             return pod;
         }
-        PodSpec.Builder spec = PodSpec.newBuilder(specDefaults(pod.getSpec()));
+        PodSpec spec = specDefaults(pod.getSpec()); // a new record: set its fields
         // Pod-level defaults (Kubernetes' SetDefaults_Pod and admission): pod templates do not get these.
         if (spec.getEnableServiceLinks() == null) {
             spec.setEnableServiceLinks(true);
@@ -42,12 +42,12 @@ public final class PodRules implements KindRules<Pod> {
         if (spec.getPriority() == null) {
             spec.setPriority(0);
         }
-        return ObjectAccess.with(pod, "spec", spec.build());
+        return ObjectAccess.with(pod, "spec", spec);
     }
 
     /** The PodSpec defaults, which pod templates of workloads get as well. */
     static PodSpec specDefaults(PodSpec podSpec) {
-        PodSpec.Builder spec = PodSpec.newBuilder(podSpec);
+        PodSpec spec = ObjectAccess.shallow(podSpec);
         if (spec.getRestartPolicy() == null) {
             spec.setRestartPolicy("Always");
         }
@@ -62,7 +62,7 @@ public final class PodRules implements KindRules<Pod> {
         }
         spec.setContainers(defaultContainers(spec.getContainers()));
         spec.setInitContainers(defaultContainers(spec.getInitContainers()));
-        return spec.build();
+        return spec;
     }
 
     private static List<Container> defaultContainers(List<Container> containers) {
@@ -71,7 +71,7 @@ public final class PodRules implements KindRules<Pod> {
         }
         List<Container> out = new ArrayList<>(containers.size());
         for (Container c : containers) {
-            Container.Builder b = Container.newBuilder(c);
+            Container b = ObjectAccess.shallow(c);
             if (b.getTerminationMessagePath() == null) {
                 b.setTerminationMessagePath("/dev/termination-log");
             }
@@ -95,7 +95,7 @@ public final class PodRules implements KindRules<Pod> {
                 r.getLimits().forEach(requests::putIfAbsent);
                 b.setResources(ResourceRequirements.newBuilder(r).setRequests(requests).build());
             }
-            out.add(b.build());
+            out.add(b);
         }
         return out;
     }
@@ -128,8 +128,8 @@ public final class PodRules implements KindRules<Pod> {
     public Pod prepareForCreate(Pod pod, Instant now) {
         if (pod.getSpec() != null) {
             // DefaultTolerationSeconds is an admission step: creation only.
-            pod = ObjectAccess.with(pod, "spec", PodSpec.newBuilder(pod.getSpec())
-                    .setTolerations(defaultTolerations(pod.getSpec().getTolerations())).build());
+            pod = ObjectAccess.with(pod, "spec", ObjectAccess.with(pod.getSpec(), "tolerations",
+                    defaultTolerations(pod.getSpec().getTolerations())));
         }
         PodStatus status = PodStatus.newBuilder().setPhase("Pending").setQosClass(qosClass(pod.getSpec())).build();
         return ObjectAccess.with(pod, "status", status);
@@ -396,8 +396,8 @@ public final class PodRules implements KindRules<Pod> {
             throw new ObjectDecider.RejectedException(Rejection.conflict("pods/binding", name,
                     "pod " + name + " is being deleted, cannot be assigned to a host"));
         }
-        PodSpec spec = PodSpec.newBuilder(pod.getSpec()).setNodeName(node).build();
-        PodStatus status = pod.getStatus() == null ? new PodStatus() : PodStatus.newBuilder(pod.getStatus()).build();
+        PodSpec spec = ObjectAccess.with(pod.getSpec(), "nodeName", node);
+        PodStatus status = pod.getStatus() == null ? new PodStatus() : ObjectAccess.shallow(pod.getStatus());
         status.setConditions(setCondition(status.getConditions(), PodCondition.newBuilder()
                 .setType("PodScheduled").setStatus("True").setLastTransitionTime(now).build()));
         return ObjectAccess.with(ObjectAccess.with(pod, "spec", spec), "status", status);

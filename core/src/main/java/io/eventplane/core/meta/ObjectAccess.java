@@ -45,12 +45,22 @@ public final class ObjectAccess {
      */
     @SuppressWarnings("unchecked")
     public static <T extends SpecificRecord> T with(T object, String field, Object value) {
-        Schema schema = object.getSchema();
+        T copy = shallow(object);
+        ((SpecificRecordBase) copy).put(field, value);
+        return copy;
+    }
+
+    /**
+     * A new record of the same type sharing every field with {@code record} (a shallow copy): set its fields without
+     * touching the original. An Avro builder copied from a record deep-copies every nested field instead.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T extends SpecificRecord> T shallow(T record) {
+        Schema schema = record.getSchema();
         T copy = (T) SpecificData.getForSchema(schema).newRecord(null, schema);
         for (Schema.Field f : schema.getFields()) {
-            copy.put(f.pos(), object.get(f.pos()));
+            copy.put(f.pos(), record.get(f.pos()));
         }
-        ((SpecificRecordBase) copy).put(field, value);
         return copy;
     }
 
