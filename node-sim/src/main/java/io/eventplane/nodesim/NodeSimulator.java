@@ -65,6 +65,10 @@ public final class NodeSimulator implements AutoCloseable {
     private record Planned(Instant at, ScheduledFuture<?> task) {
     }
 
+    /** When this instance first saw a membership Lease at this resourceVersion (its expiry is judged from then). */
+    private record Observed(String resourceVersion, Instant at) {
+    }
+
     /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
     private record Sent(String resourceVersion, int attempts) {
     }
@@ -95,6 +99,16 @@ public final class NodeSimulator implements AutoCloseable {
     private CommandSender sender;
     private volatile boolean active;
     private volatile boolean closed;
+    private ShardSettings shard;
+    /** The nodes this instance simulates now ({@link NodeSharding}); the others belong to other instances. */
+    private final Set<String> owned = ConcurrentHashMap.newKeySet();
+    private final Map<String, Observed> membersSeen = new HashMap<>();
+    /** The membership last written on this instance's Lease. */
+    private Set<String> acknowledged = Set.of();
+    private volatile Set<String> membership = Set.of();
+    /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
+    private volatile boolean settled;
+    private volatile boolean releaseOnClose = true;
 
     public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock, NodeSimSettings settings) {
         if (nodes < 1) {
@@ -112,6 +126,13 @@ public final class NodeSimulator implements AutoCloseable {
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
                 .withImages(imageRulesFromEnvironment());
+        this.shard = ShardSettings.fromEnvironment();
+    }
+
+    /** This instance's identity and membership timing among the instances of its group (before {@link #start()}). */
+    public NodeSimulator withSharding(ShardSettings sharding) {
+        this.shard = sharding;
+        return this;
     }
 
     /** {@code EVENTPLANE_NODESIM_IMAGES} ({@link ImageRules#parse}), or the default rules. */
@@ -163,17 +184,35 @@ public final class NodeSimulator implements AutoCloseable {
         return this;
     }
 
-    /** Every node and its Lease is in the view and the simulator is following its pods. */
+    /**
+     * The membership is settled (this instance's Lease shows it, no node waits for another instance to let go), every
+     * node this instance owns and its Lease is in the view, and the simulator is following their pods.
+     */
     public boolean isReady() {
-        if (!active || closed || !view.isReady()) {
+        if (!active || closed || !view.isReady() || !settled) {
             return false;
         }
-        for (SimNode n : nodes.values()) {
+        for (String name : owned) {
+            SimNode n = nodes.get(name);
             if (view.get(nodeKey(n)).isEmpty() || view.get(leaseKey(n)).isEmpty()) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** The nodes this instance simulates now, by name. */
+    public Set<String> ownedNodes() {
+        return Set.copyOf(new java.util.TreeSet<>(owned));
+    }
+
+    /** The live members of this instance's group it acts on, itself included. */
+    public Set<String> members() {
+        return membership;
+    }
+
+    public String instanceId() {
+        return shard.instanceId();
     }
 
     public List<String> nodeNames() {
@@ -194,10 +233,13 @@ public final class NodeSimulator implements AutoCloseable {
                 String key = Keys.of(kind, change.getNamespace(), change.getName());
                 if (change.getType() == ChangeType.DELETED) {
                     run(() -> forget(key, change.getUid()));
-                } else {
+                } else if (owned.contains(node)) {
                     run(() -> evaluate(key));
                 }
             }
+        } else if (kind.equals(Kinds.LEASE.kind()) && ShardSettings.NAMESPACE.equals(change.getNamespace())
+                && change.getName().startsWith("node-sim.")) {
+            run(() -> rebalance(false)); // a member joined, renewed, acknowledged or left
         } else if (kind.equals(Kinds.NODE.kind()) && change.getType() != ChangeType.DELETED
                 && nodes.containsKey(change.getName())) {
             Node node = (Node) change.getObject();
@@ -207,14 +249,22 @@ public final class NodeSimulator implements AutoCloseable {
                 LOG.info("node-sim: {} fails: no more leases, status or pod work until it recovers", n.name());
             } else if (!fail && failed.remove(n.name())) {
                 LOG.info("node-sim: {} recovers", n.name());
-                run(() -> recover(n));
+                run(() -> {
+                    if (owned.contains(n.name())) {
+                        recover(n);
+                    }
+                });
             }
         } else if (change.getType() == ChangeType.DELETED && nodes.containsKey(change.getName())
                 && (kind.equals(Kinds.NODE.kind())
                 || (kind.equals(Kinds.LEASE.kind()) && NodeTemplates.LEASE_NAMESPACE.equals(change.getNamespace())))) {
             SimNode n = nodes.get(change.getName());
             if (!failed.contains(n.name())) {
-                run(() -> register(n)); // a kubelet registers again when its Node or Lease is removed
+                run(() -> {
+                    if (owned.contains(n.name())) {
+                        register(n); // a kubelet registers again when its Node or Lease is removed
+                    }
+                });
             }
         }
     }
@@ -247,25 +297,10 @@ public final class NodeSimulator implements AutoCloseable {
             Thread.currentThread().interrupt();
             return;
         }
-        int adopted = 0;
-        for (SimNode n : nodes.values()) {
-            Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
-            if (existing.isPresent() && NodeFailure.FAILED.equals(NodeFailure.requested(existing.get()))) {
-                failed.add(n.name());
-                adopted++;
-                continue;
-            }
-            adopted += register(n) ? 1 : 0;
-        }
         active = true;
-        int pods = 0;
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            Pod pod = (Pod) c.getObject();
-            if (pod.getSpec() != null && nodes.containsKey(pod.getSpec().getNodeName())) {
-                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                pods++;
-            }
-        }
+        rebalance(true);
+        long member = shard.renewInterval().toMillis();
+        executor.scheduleAtFixedRate(() -> safely(() -> rebalance(true)), member, member, TimeUnit.MILLISECONDS);
         long every = settings.leaseRenewInterval().toMillis();
         executor.scheduleAtFixedRate(() -> {
             try {
@@ -276,8 +311,113 @@ public final class NodeSimulator implements AutoCloseable {
         }, every, every, TimeUnit.MILLISECONDS);
         long status = NODE_STATUS_EVERY.toMillis();
         executor.scheduleAtFixedRate(() -> safely(this::reportNodeStatus), status, status, TimeUnit.MILLISECONDS);
-        LOG.info("node-sim: {} node(s) registered ({} adopted), {} pod(s) already bound to them; leases renewed every {}",
-                nodes.size(), adopted, pods, settings.leaseRenewInterval());
+        LOG.info("node-sim {}: {} node(s) configured, {} simulated here; leases renewed every {}", shard.instanceId(),
+                nodes.size(), owned.size(), settings.leaseRenewInterval());
+    }
+
+    /**
+     * Reads the group's membership Leases, decides ({@link NodeSharding#decide}), stops the nodes lost, writes this
+     * instance's Lease (when {@code renew}, or when the membership it acts on changed) and starts the nodes gained.
+     */
+    private void rebalance(boolean renew) {
+        if (closed || !active) {
+            return;
+        }
+        Instant now = clock.instant();
+        String me = shard.instanceId();
+        String ownName = MemberLeases.name(settings.namePrefix(), me);
+        List<NodeSharding.Member> others = new ArrayList<>();
+        Lease own = null;
+        Set<String> seen = new HashSet<>();
+        for (ObjectChanged c : view.list(Kinds.LEASE.kind(), ShardSettings.NAMESPACE)) {
+            Lease lease = (Lease) c.getObject();
+            if (!MemberLeases.inGroup(lease, settings.namePrefix())) {
+                continue;
+            }
+            String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
+            seen.add(key);
+            if (ownName.equals(c.getName())) {
+                own = lease;
+                continue;
+            }
+            String rv = lease.getMetadata().getResourceVersion();
+            Observed o = membersSeen.get(key);
+            if (o == null || !o.resourceVersion().equals(rv)) {
+                o = new Observed(rv, now);
+                membersSeen.put(key, o);
+            }
+            MemberLeases.member(lease, o.at()).filter(m -> !m.id().equals(me)).ifPresent(others::add);
+        }
+        membersSeen.keySet().retainAll(seen);
+        NodeSharding.Decision d = NodeSharding.decide(me, others, now, nodes.keySet(), Set.copyOf(owned));
+        d.stop().forEach(this::stopSimulating);
+        if (renew || !d.live().equals(acknowledged)) {
+            Commands cmd = new Commands("node-sim/" + me, clock);
+            Lease next = MemberLeases.next(own, settings.namePrefix(), shard, d.live(), now);
+            send(own == null ? cmd.create(next) : cmd.update(next));
+            if (!d.live().equals(acknowledged)) {
+                LOG.info("node-sim {}: members {}", me, d.live());
+            }
+            acknowledged = d.live();
+        }
+        d.start().forEach(this::startSimulating);
+        membership = d.live();
+        settled = own != null && d.waiting().isEmpty() && MemberLeases.member(own, now)
+                .map(m -> m.acknowledged().equals(d.live())).orElse(false);
+        if (!d.start().isEmpty() || !d.stop().isEmpty()) {
+            LOG.info("node-sim {}: simulating {} node(s): started {}, stopped {}, waiting for {}", me, owned.size(),
+                    d.start().size(), d.stop().size(), d.waiting().size());
+        }
+    }
+
+    /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
+    private void startSimulating(String name) {
+        SimNode n = nodes.get(name);
+        owned.add(name);
+        Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        if (existing.isPresent() && NodeFailure.FAILED.equals(NodeFailure.requested(existing.get()))) {
+            failed.add(name);
+            return;
+        }
+        boolean hadLease = view.get(leaseKey(n)).isPresent();
+        register(n);
+        if (hadLease) {
+            renewLease(n); // at once: the previous owner may have stopped renewing a while ago
+        }
+        for (ObjectChanged c : podsBoundTo(name)) {
+            Pod pod = (Pod) c.getObject();
+            String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+            if (ip != null && !Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
+                addresses.addressFor(c.getUid(), n.podSubnet(), ip); // new pods get other addresses
+            }
+        }
+        for (ObjectChanged c : podsBoundTo(name)) {
+            evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
+        }
+    }
+
+    /** Lets a node go to another instance: forgets its pods' runs without touching the node or its pods. */
+    private void stopSimulating(String name) {
+        owned.remove(name);
+        for (ObjectChanged c : podsBoundTo(name)) {
+            String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
+            cancel(key);
+            sent.remove(key);
+            runs.remove(c.getUid());
+            started.remove(c.getUid());
+            addresses.release(c.getUid());
+        }
+    }
+
+    private List<ObjectChanged> podsBoundTo(String nodeName) {
+        List<ObjectChanged> out = new ArrayList<>();
+        for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
+            Pod p = (Pod) c.getObject();
+            if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     /** A failed node comes back: it reports Ready, renews its Lease, and picks up its pods where they are. */
@@ -289,18 +429,15 @@ public final class NodeSimulator implements AutoCloseable {
         }
         send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
         renewLease(n);
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            Pod pod = (Pod) c.getObject();
-            if (pod.getSpec() != null && n.name().equals(pod.getSpec().getNodeName())) {
-                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-            }
+        for (ObjectChanged c : podsBoundTo(n.name())) {
+            evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
         }
     }
 
     /** Every 5 minutes a kubelet reports its node's status even when nothing changed (the conditions' heartbeats). */
     private void reportNodeStatus() {
         for (SimNode n : nodes.values()) {
-            if (!failed.contains(n.name())) {
+            if (owned.contains(n.name()) && !failed.contains(n.name())) {
                 view.get(nodeKey(n)).ifPresent(c -> send(commands.get(n.name()).updateStatus(
                         NodeTemplates.withFreshStatus((Node) c.getObject(), n, shape, clock.instant()))));
             }
@@ -343,7 +480,7 @@ public final class NodeSimulator implements AutoCloseable {
     private void renewLeases() {
         int renewed = 0;
         for (SimNode n : nodes.values()) {
-            if (failed.contains(n.name())) {
+            if (!owned.contains(n.name()) || failed.contains(n.name())) {
                 continue;
             }
             Optional<ObjectChanged> lease = view.get(leaseKey(n));
@@ -374,7 +511,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         Pod pod = (Pod) change.get().getObject();
         SimNode node = pod.getSpec() == null ? null : nodes.get(pod.getSpec().getNodeName());
-        if (node == null || failed.contains(node.name())) {
+        if (node == null || failed.contains(node.name()) || !owned.contains(node.name())) {
             cancel(key);
             return;
         }
@@ -556,8 +693,15 @@ public final class NodeSimulator implements AutoCloseable {
         return Keys.of(Kinds.LEASE.kind(), NodeTemplates.LEASE_NAMESPACE, n.name());
     }
 
+    /** Stops as a crashed process would: no more renewals, and the membership Lease left to expire. */
+    void crash() {
+        releaseOnClose = false;
+        close();
+    }
+
     @Override
     public void close() {
+        boolean wasActive = active;
         closed = true;
         active = false;
         if (executor != null) {
@@ -568,6 +712,13 @@ public final class NodeSimulator implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (wasActive && releaseOnClose && view != null && sender != null) {
+            // a clean stop deletes the membership Lease, so the other instances take the nodes over at once
+            view.get(Keys.of(Kinds.LEASE.kind(), ShardSettings.NAMESPACE, MemberLeases.name(settings.namePrefix(), shard.instanceId())))
+                    .ifPresent(c -> send(new Commands("node-sim/" + shard.instanceId(), clock)
+                            .delete(Kinds.LEASE, ShardSettings.NAMESPACE, c.getName(), null, c.getUid())));
+            sender.flush();
+        }
         if (recorder != null) {
             recorder.close();
         }
@@ -577,6 +728,6 @@ public final class NodeSimulator implements AutoCloseable {
         if (sender != null) {
             sender.close();
         }
-        LOG.info("node-sim: stopped {} node(s)", nodes.size());
+        LOG.info("node-sim {}: stopped {} node(s)", shard.instanceId(), owned.size());
     }
 }
