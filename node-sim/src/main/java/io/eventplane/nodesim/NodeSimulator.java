@@ -109,6 +109,8 @@ public final class NodeSimulator implements AutoCloseable {
     /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
     private volatile boolean settled;
     private volatile boolean releaseOnClose = true;
+    /** Pressures node-sim's configuration puts nodes under ({@code EVENTPLANE_NODESIM_PRESSURE}), by node name. */
+    private final Map<String, Set<NodePressure.Kind>> configuredPressure;
 
     public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock, NodeSimSettings settings) {
         if (nodes < 1) {
@@ -127,6 +129,38 @@ public final class NodeSimulator implements AutoCloseable {
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
                 .withImages(imageRulesFromEnvironment());
         this.shard = ShardSettings.fromEnvironment();
+        try {
+            this.configuredPressure = NodePressure.parseConfig(EventplaneConfig.setting("EVENTPLANE_NODESIM_PRESSURE", ""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("EVENTPLANE_NODESIM_PRESSURE: " + e.getMessage());
+        }
+    }
+
+    /** The pressures the node's kubelet is under: the Node's annotations and node-sim's configuration. */
+    private Set<NodePressure.Kind> pressures(Node node) {
+        return NodePressure.requested(node, configuredPressure.getOrDefault(node.getMetadata().getName(), Set.of()));
+    }
+
+    /** A pressure was turned on or off: the kubelet reports its node's conditions and records the change. */
+    private void reportPressure(SimNode n) {
+        Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        if (existing.isEmpty() || !owned.contains(n.name()) || failed.contains(n.name())) {
+            return;
+        }
+        Set<NodePressure.Kind> wanted = pressures(existing.get());
+        Set<NodePressure.Kind> reported = NodePressure.reported(existing.get());
+        if (wanted.equals(reported)) {
+            return;
+        }
+        for (NodePressure.Kind k : NodePressure.Kind.values()) {
+            if (wanted.contains(k) != reported.contains(k)) {
+                String reason = k.event(wanted.contains(k));
+                kubelets.get(n.name()).record(EventNotice.normal(io.eventplane.client.events.ObjectReferences.node(n.name()),
+                        reason, "Node " + n.name() + " status is now: " + reason));
+            }
+        }
+        LOG.info("node-sim: {} reports pressure {}", n.name(), wanted);
+        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, wanted, clock.instant())));
     }
 
     /** This instance's identity and membership timing among the instances of its group (before {@link #start()}). */
@@ -254,6 +288,9 @@ public final class NodeSimulator implements AutoCloseable {
                         recover(n);
                     }
                 });
+            } else if (!fail && owned.contains(n.name()) && !pressures(node).equals(NodePressure.reported(node))
+                    && NodeTemplates.isReady(node)) {
+                run(() -> reportPressure(n));
             }
         } else if (change.getType() == ChangeType.DELETED && nodes.containsKey(change.getName())
                 && (kind.equals(Kinds.NODE.kind())
@@ -427,7 +464,8 @@ public final class NodeSimulator implements AutoCloseable {
             register(n);
             return;
         }
-        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
+        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape,
+                pressures(existing.get()), clock.instant())));
         renewLease(n);
         for (ObjectChanged c : podsBoundTo(n.name())) {
             evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
@@ -439,7 +477,8 @@ public final class NodeSimulator implements AutoCloseable {
         for (SimNode n : nodes.values()) {
             if (owned.contains(n.name()) && !failed.contains(n.name())) {
                 view.get(nodeKey(n)).ifPresent(c -> send(commands.get(n.name()).updateStatus(
-                        NodeTemplates.withFreshStatus((Node) c.getObject(), n, shape, clock.instant()))));
+                        NodeTemplates.withFreshStatus((Node) c.getObject(), n, shape, pressures((Node) c.getObject()),
+                                clock.instant()))));
             }
         }
     }
@@ -460,13 +499,15 @@ public final class NodeSimulator implements AutoCloseable {
     private boolean register(SimNode n) {
         Commands cmd = commands.get(n.name());
         Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
-        boolean reportsStatus = existing.isEmpty() || !NodeTemplates.isReady(existing.get());
+        boolean reportsStatus = existing.isEmpty() || !NodeTemplates.isReady(existing.get())
+                || !pressures(existing.get()).equals(NodePressure.reported(existing.get()));
         KubeletEvents.nodeStarting(n.name(), reportsStatus).forEach(kubelets.get(n.name())::record);
         if (existing.isEmpty()) {
-            send(cmd.create(NodeTemplates.node(n, shape, clock.instant())));
+            send(cmd.create(NodeTemplates.node(n, shape, configuredPressure.getOrDefault(n.name(), Set.of()), clock.instant())));
             LOG.debug("node-sim: {} registering", n.name());
-        } else if (!NodeTemplates.isReady(existing.get())) {
-            send(cmd.updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
+        } else if (reportsStatus) {
+            send(cmd.updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, pressures(existing.get()),
+                    clock.instant())));
             LOG.debug("node-sim: {} adopted, reporting Ready again", n.name());
         }
         if (view.get(leaseKey(n)).isEmpty()) {
@@ -533,7 +574,9 @@ public final class NodeSimulator implements AutoCloseable {
             if (deleting) {
                 removeIfAllowed(key, pod, node);
             } else if (!terminal) {
-                Optional<Pod> rejected = NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now);
+                Optional<Pod> rejected = view.get(nodeKey(node)).map(c -> pressures((Node) c.getObject()))
+                        .flatMap(p -> NodePressure.reject(pod, p, now))
+                        .or(() -> NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now));
                 if (rejected.isPresent()) {
                     kubelets.get(node.name()).record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.of(pod),
                             rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
