@@ -45,6 +45,8 @@ public final class Eventplane {
                        measure the scheduler: pods/s bound (committed to the log), decision and binding latency
               node     fail|recover <name> [--server URL] [--data-dir D]
                        make a simulated node stop heartbeating (its Lease expires) or come back
+              node     pressure <name> memory|disk|pid on|off [--server URL] [--data-dir D]
+                       put a simulated node under memory, disk or PID pressure (condition True, NoSchedule taint), or relieve it
               bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000]
                        measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s
               bench    deployment [--replicas 1000] [--nodes 100]

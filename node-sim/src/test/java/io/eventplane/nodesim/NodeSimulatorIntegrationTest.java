@@ -110,8 +110,12 @@ class NodeSimulatorIntegrationTest {
 
     /** Creates a pod and binds it to {@code nodeName} as the scheduler would, with the uid the writer gave it. */
     private void createBound(String name, String nodeName) {
-        Container c = Container.newBuilder().setName("nginx").setImage("nginx")
-                .setResources(ResourceRequirements.newBuilder().setRequests(Map.of("cpu", "100m")).build()).build();
+        createBound(name, nodeName, ResourceRequirements.newBuilder().setRequests(Map.of("cpu", "100m")).build());
+    }
+
+    /** As above; {@code resources} null makes it BestEffort. */
+    private void createBound(String name, String nodeName, ResourceRequirements resources) {
+        Container c = Container.newBuilder().setName("nginx").setImage("nginx").setResources(resources).build();
         sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
                 .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build()));
         sender.flush();
@@ -221,6 +225,38 @@ class NodeSimulatorIntegrationTest {
             waiter.awaitTrue(Duration.ofSeconds(20), () -> pod("survivor").isEmpty(),
                     () -> "the adopted pod was not removed after its deletion (it had " + podIP + ")");
         }
+    }
+
+    private Optional<String> condition(String node, String type) {
+        return node(node).flatMap(n -> n.getStatus().getConditions().stream().filter(c -> type.equals(c.getType()))
+                .map(c -> c.getStatus() + "/" + c.getReason()).findFirst());
+    }
+
+    @Test
+    @DisplayName("POD-14.4 a node put under memory pressure reports it and rejects BestEffort pods (Evicted) but runs Burstable ones; relieved, it reports it")
+    void memoryPressure() {
+        sender.send(user.update(NodePressure.marked(node("node-1").orElseThrow(), NodePressure.Kind.MEMORY, true)));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> condition("node-1", "MemoryPressure").equals(Optional.of("True/KubeletHasInsufficientMemory")),
+                () -> "node-1 MemoryPressure: " + condition("node-1", "MemoryPressure"));
+        assertEquals(Optional.of("False/KubeletHasNoDiskPressure"), condition("node-1", "DiskPressure"));
+
+        createBound("besteffort", "node-1", null);
+        Pod rejected = waiter.await(DEADLINE, () -> pod("besteffort").filter(p -> "Failed".equals(p.getStatus().getPhase())),
+                () -> "besteffort: " + pod("besteffort").map(Pod::getStatus));
+        assertEquals("Evicted", rejected.getStatus().getReason());
+        assertEquals("The node had condition: [MemoryPressure]. ", rejected.getStatus().getMessage());
+        createBound("burstable", "node-1");
+        waiter.await(DEADLINE, () -> pod("burstable").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "burstable: " + pod("burstable").map(Pod::getStatus));
+
+        sender.send(user.update(NodePressure.marked(node("node-1").orElseThrow(), NodePressure.Kind.MEMORY, false)));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> condition("node-1", "MemoryPressure").equals(Optional.of("False/KubeletHasSufficientMemory")),
+                () -> "node-1 MemoryPressure: " + condition("node-1", "MemoryPressure"));
+        createBound("besteffort-later", "node-1", null);
+        waiter.await(DEADLINE, () -> pod("besteffort-later").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "besteffort-later: " + pod("besteffort-later").map(Pod::getStatus));
     }
 
     @Test
