@@ -111,6 +111,8 @@ public final class NodeSimulator implements AutoCloseable {
     private volatile boolean releaseOnClose = true;
     /** Pressures node-sim's configuration puts nodes under ({@code EVENTPLANE_NODESIM_PRESSURE}), by node name. */
     private final Map<String, Set<NodePressure.Kind>> configuredPressure;
+    /** How often the kubelet's eviction manager looks for a pod to evict under memory pressure (a kubelet: 10 s). */
+    private Duration evictionInterval = Duration.ofSeconds(10);
 
     public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock, NodeSimSettings settings) {
         if (nodes < 1) {
@@ -133,6 +135,50 @@ public final class NodeSimulator implements AutoCloseable {
             this.configuredPressure = NodePressure.parseConfig(EventplaneConfig.setting("EVENTPLANE_NODESIM_PRESSURE", ""));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("EVENTPLANE_NODESIM_PRESSURE: " + e.getMessage());
+        }
+    }
+
+    /** How often the eviction manager runs (before {@link #start()}); a kubelet's is 10 s. */
+    public NodeSimulator withEvictionInterval(Duration interval) {
+        this.evictionInterval = interval;
+        return this;
+    }
+
+    /**
+     * One round of the eviction manager on every node under memory pressure: the first candidate of
+     * {@link PressureEviction#next} is killed at once (a hard eviction) and reported Failed, reason Evicted.
+     */
+    private void evictUnderPressure() {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        for (String name : owned) {
+            SimNode n = nodes.get(name);
+            Optional<Node> node = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+            if (failed.contains(name) || node.isEmpty() || !pressures(node.get()).contains(NodePressure.Kind.MEMORY)) {
+                continue;
+            }
+            List<Pod> running = new ArrayList<>();
+            for (ObjectChanged c : podsBoundTo(name)) {
+                Pod p = (Pod) c.getObject();
+                String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+                if (PodLifecycle.hasSandbox(p) && p.getMetadata().getDeletionTimestamp() == null
+                        && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                    running.add(p);
+                }
+            }
+            PressureEviction.next(running).ifPresent(victim -> {
+                String key = Keys.of(Kinds.POD.kind(), victim.getMetadata().getNamespace(), victim.getMetadata().getName());
+                EventRecorder events = kubelets.get(name);
+                events.record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.node(name),
+                        "EvictionThresholdMet", "Attempting to reclaim memory"));
+                Pod evicted = PressureEviction.evicted(victim, now);
+                events.record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.of(victim), "Evicted",
+                        evicted.getStatus().getMessage()));
+                LOG.info("node-sim: {} evicts {} under memory pressure", name, key);
+                cancel(key);
+                runs.remove(victim.getMetadata().getUid()); // its containers are killed: nothing more to run
+                act(key, victim, n, cmdFor(n).updateStatus(evicted));
+                transitions.incrementAndGet();
+            });
         }
     }
 
@@ -346,6 +392,8 @@ public final class NodeSimulator implements AutoCloseable {
                 LOG.warn("node-sim: lease renewal failed: {}", e.toString(), e);
             }
         }, every, every, TimeUnit.MILLISECONDS);
+        long eviction = evictionInterval.toMillis();
+        executor.scheduleAtFixedRate(() -> safely(this::evictUnderPressure), eviction, eviction, TimeUnit.MILLISECONDS);
         long status = NODE_STATUS_EVERY.toMillis();
         executor.scheduleAtFixedRate(() -> safely(this::reportNodeStatus), status, status, TimeUnit.MILLISECONDS);
         LOG.info("node-sim {}: {} node(s) configured, {} simulated here; leases renewed every {}", shard.instanceId(),
@@ -594,7 +642,11 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (run == null) {
             if (terminal && !deleting) {
-                return; // finished before this node-sim started
+                return; // finished before this node-sim started, or evicted
+            }
+            if (terminal && deleting && "Evicted".equals(pod.getStatus().getReason())) {
+                removeIfAllowed(key, pod, node); // its containers were killed when it was evicted
+                return;
             }
             Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
             run = PodRun.start(pod, kubelet, images.get(node.name()), since);

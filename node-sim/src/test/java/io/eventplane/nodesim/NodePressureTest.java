@@ -106,6 +106,56 @@ class NodePressureTest {
                 "system-node-critical is admitted");
     }
 
+    private static Pod declared(String name, Map<String, String> requests, Map<String, String> limits, String usage) {
+        Container c = Container.newBuilder().setName("c").setImage("nginx")
+                .setResources(requests == null ? null : ResourceRequirements.newBuilder().setRequests(requests).setLimits(limits).build()).build();
+        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
+                        .setAnnotations(usage == null ? null : Map.of(PressureEviction.USAGE_ANNOTATION, usage)).build())
+                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build();
+    }
+
+    @Test
+    @DisplayName("W-Q4 POD-14.5 under memory pressure BestEffort goes first, then the Burstable over its request; the Burstable under its request and the Guaranteed are no candidates")
+    void evictionOrder() {
+        Pod bestEffort = declared("best-effort", null, null, "100Mi");
+        Pod over = declared("burstable-over", Map.of("memory", "64Mi"), null, "200Mi");
+        Pod under = declared("burstable-under", Map.of("memory", "200Mi"), null, "100Mi");
+        Pod guaranteed = declared("guaranteed", Map.of("memory", "100Mi", "cpu", "100m"), Map.of("memory", "100Mi", "cpu", "100m"), "100Mi");
+        List<Pod> running = new java.util.ArrayList<>(List.of(guaranteed, under, over, bestEffort));
+        List<String> order = new java.util.ArrayList<>();
+        for (var victim = PressureEviction.next(running); victim.isPresent(); victim = PressureEviction.next(running)) {
+            order.add(victim.get().getMetadata().getName());
+            running.remove(victim.get());
+        }
+        assertEquals(List.of("best-effort", "burstable-over"), order);
+        assertTrue(PressureEviction.next(List.of(declared("quiet", null, null, null))).isEmpty(),
+                "a pod that declares no use uses its requests: no candidate");
+    }
+
+    @Test
+    @DisplayName("POD-14.5 an evicted pod is Failed (Evicted) with DisruptionTarget TerminationByKubelet, not ready, its containers killed")
+    void evictedStatus() {
+        Instant started = T0.minusSeconds(60);
+        Pod running = Pod.newBuilder(declared("p", null, null, "1Gi")).setStatus(io.eventplane.model.PodStatus.newBuilder()
+                .setPhase("Running").setQosClass("BestEffort")
+                .setConditions(List.of(io.eventplane.model.PodCondition.newBuilder().setType("Ready").setStatus("True").build()))
+                .setContainerStatuses(List.of(io.eventplane.model.ContainerStatus.newBuilder().setName("c").setImage("nginx")
+                        .setImageID("").setReady(true).setRestartCount(0).setContainerID("containerd://1")
+                        .setState(io.eventplane.model.ContainerState.newBuilder().setRunning(
+                                io.eventplane.model.ContainerStateRunning.newBuilder().setStartedAt(started).build()).build())
+                        .build())).build()).build();
+        Pod evicted = PressureEviction.evicted(running, T0);
+        assertEquals("Failed", evicted.getStatus().getPhase());
+        assertEquals("Evicted", evicted.getStatus().getReason());
+        assertEquals("The node was low on resource: memory. ", evicted.getStatus().getMessage());
+        var terminated = evicted.getStatus().getContainerStatuses().get(0).getState().getTerminated();
+        assertEquals(137, terminated.getExitCode());
+        assertEquals(started, terminated.getStartedAt());
+        assertEquals(T0, terminated.getFinishedAt());
+        assertEquals(List.of("Ready/False", "DisruptionTarget/True/TerminationByKubelet"), evicted.getStatus().getConditions().stream()
+                .map(c -> c.getType() + "/" + c.getStatus() + (c.getType().equals("DisruptionTarget") ? "/" + c.getReason() : "")).toList());
+    }
+
     @Test
     @DisplayName("EVENTPLANE_NODESIM_PRESSURE names nodes and their pressures; a bad rule is refused precisely")
     void configuration() {
