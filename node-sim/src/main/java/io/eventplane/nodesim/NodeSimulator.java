@@ -788,8 +788,11 @@ public final class NodeSimulator implements AutoCloseable {
         return Keys.of(Kinds.LEASE.kind(), NodeTemplates.LEASE_NAMESPACE, n.name());
     }
 
-    /** Stops as a crashed process would: no more renewals, and the membership Lease left to expire. */
-    void crash() {
+    /**
+     * Stops as a crashed process would: no more renewals, and the membership Lease left to expire, so the other
+     * instances take its nodes over only then (tests and benchmarks).
+     */
+    public void crash() {
         releaseOnClose = false;
         close();
     }

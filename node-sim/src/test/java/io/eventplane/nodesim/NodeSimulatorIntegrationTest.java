@@ -75,7 +75,8 @@ class NodeSimulatorIntegrationTest {
         nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC(), FAST)
                 .withEvictionInterval(Duration.ofMillis(500)).start();
         sender = new CommandSender(config, "test-user");
-        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady(),
+        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady()
+                        && List.of("node-1", "node-2", "node-3").stream().allMatch(n -> node(n).isPresent() && lease(n).isPresent()),
                 () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady());
     }
 
