@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * Which node-sim instance simulates which node, as a pure decision. Every instance of a group is configured with the
  * same nodes and holds a membership Lease; the live members are those whose Lease this instance has seen renewed
  * within its duration (judged from when it observed the Lease's current version, by its own clock, as the node
- * lifecycle controller and leader election do, so clock skew does not matter).
+ * lifecycle controller and leader election do, so clock skew does not matter). A member is declared gone only once
+ * one of this instance's own renewals, written after the member's deadline, has come through the log: under a
+ * backlog (thousands of nodes registering) every renewal is late, and nobody is declared gone for that.
  *
  * <p>Assignment: rendezvous (highest-random-weight) hashing with a load bound. Each node ranks the members by a hash
  * of (node, member); taking the nodes in name order, each goes to its highest-ranked member that holds fewer than
@@ -45,8 +47,13 @@ public final class NodeSharding {
             acknowledged = Set.copyOf(acknowledged);
         }
 
-        boolean liveAt(Instant now) {
-            return observedAt.plusSeconds(durationSeconds).isAfter(now);
+        /**
+         * Live unless its duration has passed since it was observed and one of {@code me}'s own renewals, written
+         * after that deadline, has come through the log: when the log lags, everyone's renewals are late alike.
+         */
+        boolean liveAt(Instant now, Instant ownVisibleRenewal) {
+            Instant deadline = observedAt.plusSeconds(durationSeconds);
+            return deadline.isAfter(now) || ownVisibleRenewal == null || !ownVisibleRenewal.isAfter(deadline);
         }
     }
 
@@ -57,12 +64,17 @@ public final class NodeSharding {
     private NodeSharding() {
     }
 
-    /** The live members: {@code me} and every member whose Lease has not expired at {@code now}. Sorted. */
-    public static Set<String> live(String me, Collection<Member> members, Instant now) {
+    /**
+     * The live members: {@code me} and every member whose Lease has not expired at {@code now}. Sorted.
+     *
+     * @param ownVisibleRenewal the renewTime of {@code me}'s own Lease as the log shows it (written by its own clock),
+     *                          null if not visible yet
+     */
+    public static Set<String> live(String me, Collection<Member> members, Instant now, Instant ownVisibleRenewal) {
         Set<String> live = new TreeSet<>();
         live.add(me);
         for (Member m : members) {
-            if (m.liveAt(now)) {
+            if (m.liveAt(now, ownVisibleRenewal)) {
                 live.add(m.id());
             }
         }
@@ -110,11 +122,12 @@ public final class NodeSharding {
      * still claims (by the membership that member acknowledged), and wait for the rest.
      *
      * @param members the other members' Leases as observed (an entry for {@code me} is ignored)
+     * @param ownVisibleRenewal the renewTime of {@code me}'s Lease as the log shows it, null if not visible yet
      * @param running the nodes {@code me} simulates now
      */
-    public static Decision decide(String me, Collection<Member> members, Instant now, Collection<String> nodes,
-                                  Set<String> running) {
-        Set<String> live = live(me, members, now);
+    public static Decision decide(String me, Collection<Member> members, Instant now, Instant ownVisibleRenewal,
+                                  Collection<String> nodes, Set<String> running) {
+        Set<String> live = live(me, members, now, ownVisibleRenewal);
         Set<String> mine = owned(me, live, nodes);
         Set<String> stop = new TreeSet<>(running);
         stop.removeAll(mine);

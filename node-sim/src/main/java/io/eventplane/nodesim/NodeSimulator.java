@@ -103,8 +103,10 @@ public final class NodeSimulator implements AutoCloseable {
     /** The nodes this instance simulates now ({@link NodeSharding}); the others belong to other instances. */
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     private final Map<String, Observed> membersSeen = new HashMap<>();
-    /** The membership last written on this instance's Lease. */
-    private Set<String> acknowledged = Set.of();
+    /** The membership last written on this instance's Lease (also renewed from the membership thread). */
+    private volatile Set<String> acknowledged = Set.of();
+    /** Renews the membership Lease on its own thread, so a busy simulator thread does not make it look gone. */
+    private ScheduledExecutorService membershipRenewer;
     private volatile Set<String> membership = Set.of();
     /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
     private volatile boolean settled;
@@ -383,7 +385,13 @@ public final class NodeSimulator implements AutoCloseable {
         active = true;
         rebalance(true);
         long member = shard.renewInterval().toMillis();
-        executor.scheduleAtFixedRate(() -> safely(() -> rebalance(true)), member, member, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(() -> safely(() -> rebalance(false)), member, member, TimeUnit.MILLISECONDS);
+        membershipRenewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "node-sim-" + settings.namePrefix() + "-membership");
+            t.setDaemon(true);
+            return t;
+        });
+        membershipRenewer.scheduleAtFixedRate(() -> safely(this::renewMembership), member, member, TimeUnit.MILLISECONDS);
         long every = settings.leaseRenewInterval().toMillis();
         executor.scheduleAtFixedRate(() -> {
             try {
@@ -434,16 +442,15 @@ public final class NodeSimulator implements AutoCloseable {
             MemberLeases.member(lease, o.at()).filter(m -> !m.id().equals(me)).ifPresent(others::add);
         }
         membersSeen.keySet().retainAll(seen);
-        NodeSharding.Decision d = NodeSharding.decide(me, others, now, nodes.keySet(), Set.copyOf(owned));
+        Instant ownRenewal = own == null || own.getSpec() == null ? null : own.getSpec().getRenewTime();
+        NodeSharding.Decision d = NodeSharding.decide(me, others, now, ownRenewal, nodes.keySet(), Set.copyOf(owned));
         d.stop().forEach(this::stopSimulating);
         if (renew || !d.live().equals(acknowledged)) {
-            Commands cmd = new Commands("node-sim/" + me, clock);
-            Lease next = MemberLeases.next(own, settings.namePrefix(), shard, d.live(), now);
-            send(own == null ? cmd.create(next) : cmd.update(next));
             if (!d.live().equals(acknowledged)) {
                 LOG.info("node-sim {}: members {}", me, d.live());
             }
             acknowledged = d.live();
+            writeMembership(own, now);
         }
         d.start().forEach(this::startSimulating);
         membership = d.live();
@@ -453,6 +460,22 @@ public final class NodeSimulator implements AutoCloseable {
             LOG.info("node-sim {}: simulating {} node(s): started {}, stopped {}, waiting for {}", me, owned.size(),
                     d.start().size(), d.stop().size(), d.waiting().size());
         }
+    }
+
+    /** The periodic renewal of this instance's membership Lease, with the membership it acts on. */
+    private void renewMembership() {
+        if (closed || !active || acknowledged.isEmpty()) {
+            return;
+        }
+        Lease own = view.get(Keys.of(Kinds.LEASE.kind(), ShardSettings.NAMESPACE,
+                MemberLeases.name(settings.namePrefix(), shard.instanceId()))).map(c -> (Lease) c.getObject()).orElse(null);
+        writeMembership(own, clock.instant());
+    }
+
+    private void writeMembership(Lease own, Instant now) {
+        Commands cmd = new Commands("node-sim/" + shard.instanceId(), clock);
+        Lease next = MemberLeases.next(own, settings.namePrefix(), shard, acknowledged, now);
+        send(own == null ? cmd.create(next) : cmd.update(next));
     }
 
     /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
@@ -802,6 +825,9 @@ public final class NodeSimulator implements AutoCloseable {
         boolean wasActive = active;
         closed = true;
         active = false;
+        if (membershipRenewer != null) {
+            membershipRenewer.shutdownNow();
+        }
         if (executor != null) {
             executor.shutdownNow();
             try {

@@ -96,7 +96,7 @@ class NodeShardingTest {
     @Test
     @DisplayName("alone, an instance starts every node at once")
     void aloneStartsAll() {
-        NodeSharding.Decision d = NodeSharding.decide("a", List.of(), T0, nodes(4), Set.of());
+        NodeSharding.Decision d = NodeSharding.decide("a", List.of(), T0, T0, nodes(4), Set.of());
         assertEquals(Set.of("a"), d.live());
         assertEquals(new TreeSet<>(nodes(4)), d.start());
         assertTrue(d.stop().isEmpty() && d.waiting().isEmpty());
@@ -109,19 +109,19 @@ class NodeShardingTest {
         Set<String> bShare = NodeSharding.owned("b", Set.of("a", "b"), all);
 
         // b joins while a still acts on {a}: b waits for all of its share
-        NodeSharding.Decision joining = NodeSharding.decide("b", List.of(member("a", T0, "a")), T0, all, Set.of());
+        NodeSharding.Decision joining = NodeSharding.decide("b", List.of(member("a", T0, "a")), T0, null, all, Set.of());
         assertEquals(Set.of("a", "b"), joining.live());
         assertTrue(joining.start().isEmpty());
         assertEquals(bShare, joining.waiting());
 
         // a sees b's Lease: it stops b's share (and then writes {a, b} on its Lease)
-        NodeSharding.Decision holder = NodeSharding.decide("a", List.of(member("b", T0, "a", "b")), T0, all, all);
+        NodeSharding.Decision holder = NodeSharding.decide("a", List.of(member("b", T0, "a", "b")), T0, T0, all, all);
         assertEquals(bShare, holder.stop());
         assertTrue(holder.start().isEmpty());
 
         // b sees a's acknowledgement: it starts its share
         NodeSharding.Decision after = NodeSharding.decide("b", List.of(member("a", T0.plusSeconds(1), "a", "b")),
-                T0.plusSeconds(1), all, Set.of());
+                T0.plusSeconds(1), T0.plusSeconds(1), all, Set.of());
         assertEquals(bShare, after.start());
         assertTrue(after.waiting().isEmpty());
     }
@@ -133,10 +133,14 @@ class NodeShardingTest {
         Set<String> aShare = NodeSharding.owned("a", Set.of("a", "b"), all);
         NodeSharding.Member b = member("b", T0, "a", "b");
 
-        NodeSharding.Decision before = NodeSharding.decide("a", List.of(b), T0.plusSeconds(14), all, aShare);
+        NodeSharding.Decision before = NodeSharding.decide("a", List.of(b), T0.plusSeconds(14), T0.plusSeconds(14), all, aShare);
         assertTrue(before.start().isEmpty(), "b's Lease is valid for 15 s from when a saw it");
 
-        NodeSharding.Decision after = NodeSharding.decide("a", List.of(b), T0.plusSeconds(15), all, aShare);
+        NodeSharding.Decision lagging = NodeSharding.decide("a", List.of(b), T0.plusSeconds(20), T0.plusSeconds(15), all, aShare);
+        assertTrue(lagging.start().isEmpty() && lagging.live().contains("b"),
+                "a's own renewals written after b's deadline are not through the log yet: the log lags, b is not judged");
+
+        NodeSharding.Decision after = NodeSharding.decide("a", List.of(b), T0.plusSeconds(16), T0.plusSeconds(16), all, aShare);
         assertEquals(Set.of("a"), after.live());
         Set<String> bShare = new TreeSet<>(all);
         bShare.removeAll(aShare);
@@ -147,7 +151,7 @@ class NodeShardingTest {
     @Test
     @DisplayName("a member that has not said what it acts on may claim anything: its Lease holds the others back")
     void unknownAcknowledgementClaimsAll() {
-        NodeSharding.Decision d = NodeSharding.decide("a", List.of(member("b", T0)), T0, nodes(4), Set.of());
+        NodeSharding.Decision d = NodeSharding.decide("a", List.of(member("b", T0)), T0, T0, nodes(4), Set.of());
         assertTrue(d.start().isEmpty());
         assertEquals(NodeSharding.owned("a", Set.of("a", "b"), nodes(4)), d.waiting());
     }
