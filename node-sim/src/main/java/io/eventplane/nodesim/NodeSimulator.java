@@ -452,7 +452,11 @@ public final class NodeSimulator implements AutoCloseable {
             acknowledged = d.live();
             writeMembership(own, now);
         }
-        d.start().forEach(this::startSimulating);
+        if (own != null) {
+            // not before this instance's own Lease is through the log: of two instances starting together, the later
+            // one then sees the earlier one and waits for it, instead of both taking every node
+            d.start().forEach(this::startSimulating);
+        }
         membership = d.live();
         settled = own != null && d.waiting().isEmpty() && MemberLeases.member(own, now)
                 .map(m -> m.acknowledged().equals(d.live())).orElse(false);
