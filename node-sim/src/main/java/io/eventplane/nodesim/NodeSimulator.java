@@ -107,6 +107,8 @@ public final class NodeSimulator implements AutoCloseable {
     private volatile Set<String> acknowledged = Set.of();
     /** Renews the membership Lease on its own thread, so a busy simulator thread does not make it look gone. */
     private ScheduledExecutorService membershipRenewer;
+    /** Sends the membership Lease's writes on a producer of its own, not queued behind thousands of node commands. */
+    private CommandSender memberSender;
     private volatile Set<String> membership = Set.of();
     /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
     private volatile boolean settled;
@@ -252,6 +254,7 @@ public final class NodeSimulator implements AutoCloseable {
             return t;
         });
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
+        memberSender = new CommandSender(config, "node-sim-" + settings.namePrefix() + "-membership");
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
         view.indexPodsByNode();
         view.addListener(this::onChange);
@@ -452,7 +455,8 @@ public final class NodeSimulator implements AutoCloseable {
             acknowledged = d.live();
             writeMembership(own, now);
         }
-        if (own != null) {
+        boolean starting = own != null;
+        if (starting) {
             // not before this instance's own Lease is through the log: of two instances starting together, the later
             // one then sees the earlier one and waits for it, instead of both taking every node
             d.start().forEach(this::startSimulating);
@@ -460,7 +464,7 @@ public final class NodeSimulator implements AutoCloseable {
         membership = d.live();
         settled = own != null && d.waiting().isEmpty() && MemberLeases.member(own, now)
                 .map(m -> m.acknowledged().equals(d.live())).orElse(false);
-        if (!d.start().isEmpty() || !d.stop().isEmpty()) {
+        if ((starting && !d.start().isEmpty()) || !d.stop().isEmpty()) {
             LOG.info("node-sim {}: simulating {} node(s): started {}, stopped {}, waiting for {}", me, owned.size(),
                     d.start().size(), d.stop().size(), d.waiting().size());
         }
@@ -479,7 +483,18 @@ public final class NodeSimulator implements AutoCloseable {
     private void writeMembership(Lease own, Instant now) {
         Commands cmd = new Commands("node-sim/" + shard.instanceId(), clock);
         Lease next = MemberLeases.next(own, settings.namePrefix(), shard, acknowledged, now);
-        send(own == null ? cmd.create(next) : cmd.update(next));
+        if (own != null) {
+            // unconditional (no resourceVersion): only this instance writes its Lease, and a view that lags behind
+            // the log must not turn its renewals into conflicts, which would make it look gone to the others
+            next = Lease.newBuilder(next).setMetadata(ObjectMeta.newBuilder(next.getMetadata()).setResourceVersion(null)
+                    .build()).build();
+        }
+        Command command = own == null ? cmd.create(next) : cmd.update(next);
+        memberSender.send(command).whenComplete((md, e) -> {
+            if (e != null) {
+                LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
+            }
+        });
     }
 
     /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
@@ -840,12 +855,12 @@ public final class NodeSimulator implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (wasActive && releaseOnClose && view != null && sender != null) {
+        if (wasActive && releaseOnClose && view != null && memberSender != null) {
             // a clean stop deletes the membership Lease, so the other instances take the nodes over at once
             view.get(Keys.of(Kinds.LEASE.kind(), ShardSettings.NAMESPACE, MemberLeases.name(settings.namePrefix(), shard.instanceId())))
-                    .ifPresent(c -> send(new Commands("node-sim/" + shard.instanceId(), clock)
+                    .ifPresent(c -> memberSender.send(new Commands("node-sim/" + shard.instanceId(), clock)
                             .delete(Kinds.LEASE, ShardSettings.NAMESPACE, c.getName(), null, c.getUid())));
-            sender.flush();
+            memberSender.flush();
         }
         if (recorder != null) {
             recorder.close();
@@ -855,6 +870,9 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (sender != null) {
             sender.close();
+        }
+        if (memberSender != null) {
+            memberSender.close();
         }
         LOG.info("node-sim {}: stopped {} node(s)", shard.instanceId(), owned.size());
     }
