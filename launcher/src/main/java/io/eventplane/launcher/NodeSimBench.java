@@ -124,8 +124,8 @@ final class NodeSimBench {
     }
 
     /**
-     * {@code bench nodesim --instances K}: K node-sim instances of one group share N nodes (membership Leases of 5 s,
-     * renewed every second). Reports how the nodes were split and how long that took, the instances' CPU at steady
+     * {@code bench nodesim --instances K}: K node-sim instances of one group share N nodes (membership Leases with
+     * node-sim's defaults: 15 s, renewed every 5 s). Reports how the nodes were split and how long that took, the instances' CPU at steady
      * state, then crashes one and reports how long the others took to own all nodes again and to renew every lost
      * node's Lease.
      */
@@ -135,7 +135,7 @@ final class NodeSimBench {
                 new Topics("shardbench" + UUID.randomUUID().toString().substring(0, 8)), 1);
         TopicSetup.ensureTopics(config);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        ShardSettings timing = ShardSettings.of("sim-0").withTiming(5, Duration.ofSeconds(1));
+        ShardSettings timing = ShardSettings.of("sim-0"); // node-sim's defaults: a 15 s Lease renewed every 5 s
         List<NodeSimulator> sims = new java.util.ArrayList<>();
         try (WriterService writer = new WriterService(config, work.resolve("writer"), 20).start();
              ObjectView view = new ObjectView(config, "bench-view", 1000).start()) {
