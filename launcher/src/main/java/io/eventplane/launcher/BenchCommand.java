@@ -45,7 +45,7 @@ final class BenchCommand {
                     + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] "
                     + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000]\n"
+                    + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]\n"
                     + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]");
         }
@@ -77,6 +77,11 @@ final class BenchCommand {
             }
             if (mode.equals("scheduler")) {
                 return SchedulerBench.run(config, work, options, out, err);
+            }
+            if (mode.equals("nodesim") && options.intValue("instances", 1) > 1) {
+                NodeSimBench.sharded(config, work, options.intValue("nodes", 5_000), options.intValue("instances", 1),
+                        options.intValue("seconds", 30), out);
+                return 0;
             }
             if (mode.equals("nodesim")) {
                 NodeSimBench.run(config, work, options.intValue("nodes", 5_000), options.intValue("seconds", 30),

@@ -45,8 +45,11 @@ public final class Eventplane {
                        measure the scheduler: pods/s bound (committed to the log), decision and binding latency
               node     fail|recover <name> [--server URL] [--data-dir D]
                        make a simulated node stop heartbeating (its Lease expires) or come back
-              bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000]
-                       measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s
+              node     pressure <name> memory|disk|pid on|off [--server URL] [--data-dir D]
+                       put a simulated node under memory, disk or PID pressure (condition True, NoSchedule taint), or relieve it
+              bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]
+                       measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s;
+                       with --instances K > 1: K instances share the nodes, one crashes, the takeover time
               bench    deployment [--replicas 1000] [--nodes 100]
                        measure the controllers: time to a fully available Deployment, time to roll it to a new image
               bench    gc [--pods 1000]

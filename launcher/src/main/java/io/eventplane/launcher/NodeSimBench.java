@@ -18,6 +18,7 @@ import io.eventplane.nodesim.PodLifecycle;
 import io.eventplane.nodesim.PodRun;
 import io.eventplane.nodesim.NodeSimSettings;
 import io.eventplane.nodesim.NodeSimulator;
+import io.eventplane.nodesim.ShardSettings;
 import io.eventplane.schemas.Topics;
 import io.eventplane.topology.WriterService;
 import java.io.PrintStream;
@@ -120,6 +121,85 @@ final class NodeSimBench {
                 }
             }
         }
+    }
+
+    /**
+     * {@code bench nodesim --instances K}: K node-sim instances of one group share N nodes (membership Leases with
+     * node-sim's defaults: 15 s, renewed every 5 s). Reports how the nodes were split and how long that took, the instances' CPU at steady
+     * state, then crashes one and reports how long the others took to own all nodes again and to renew every lost
+     * node's Lease.
+     */
+    static void sharded(EventplaneConfig base, Path work, int nodes, int instances, int seconds, PrintStream out)
+            throws Exception {
+        EventplaneConfig config = new EventplaneConfig(base.bootstrapServers(), base.registryUrl(),
+                new Topics("shardbench" + UUID.randomUUID().toString().substring(0, 8)), 1);
+        TopicSetup.ensureTopics(config);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        ShardSettings timing = ShardSettings.of("sim-0"); // node-sim's defaults: a 15 s Lease renewed every 5 s
+        List<NodeSimulator> sims = new java.util.ArrayList<>();
+        try (WriterService writer = new WriterService(config, work.resolve("writer"), 20).start();
+             ObjectView view = new ObjectView(config, "bench-view", 1000).start()) {
+            while (!writer.isReady()) {
+                Thread.sleep(20);
+            }
+            view.awaitReady(Duration.ofSeconds(60));
+            NodeSimSettings settings = NodeSimSettings.defaults().withNamePrefix("shard-");
+            long t0 = System.nanoTime();
+            for (int i = 0; i < instances; i++) {
+                sims.add(new NodeSimulator(config, nodes, NodeShape.defaults(), Clock.systemUTC(), settings)
+                        .withSharding(new ShardSettings("sim-" + i, timing.leaseDurationSeconds(), timing.renewInterval()))
+                        .start());
+            }
+            while (!split(sims, nodes)) {
+                Thread.sleep(100);
+            }
+            out.printf("split: %,d nodes shared by %d instances (%s) in %.1f s (membership Lease %d s, renewed every %s)%n",
+                    nodes, instances, sims.stream().map(s -> s.instanceId() + "=" + s.ownedNodes().size()).toList(),
+                    (System.nanoTime() - t0) / 1e9, timing.leaseDurationSeconds(), timing.renewInterval());
+            long cpu0 = nodeSimCpu(threads);
+            long w0 = System.nanoTime();
+            Thread.sleep(seconds * 1000L);
+            double wall = (System.nanoTime() - w0) / 1e9;
+            out.printf("steady state over %.0f s: the %d instances used %.3f cores together%n", wall, instances,
+                    (nodeSimCpu(threads) - cpu0) / 1e9 / wall);
+
+            NodeSimulator victim = sims.remove(sims.size() - 1);
+            Set<String> lost = victim.ownedNodes();
+            Instant crashedAt = Instant.now();
+            long c0 = System.nanoTime();
+            victim.crash();
+            while (!split(sims, nodes)) {
+                Thread.sleep(20);
+            }
+            double owned = (System.nanoTime() - c0) / 1e9;
+            while (!lost.stream().allMatch(n -> view.get("Lease", "kube-node-lease", n)
+                    .map(c -> ((io.eventplane.model.Lease) c.getObject()).getSpec().getRenewTime().isAfter(crashedAt))
+                    .orElse(false))) {
+                Thread.sleep(20);
+            }
+            double renewed = (System.nanoTime() - c0) / 1e9;
+            out.printf("takeover: %s crashed holding %,d nodes; the others owned all %,d again after %.1f s and had "
+                    + "renewed every lost node's Lease after %.1f s (%s)%n", victim.instanceId(), lost.size(), nodes,
+                    owned, renewed, sims.stream().map(s -> s.instanceId() + "=" + s.ownedNodes().size()).toList());
+        } finally {
+            for (NodeSimulator s : sims) {
+                s.close();
+            }
+        }
+    }
+
+    /** Every node owned by exactly one of the instances, and all of them ready. */
+    private static boolean split(List<NodeSimulator> sims, int nodes) {
+        Set<String> all = new HashSet<>();
+        int sum = 0;
+        for (NodeSimulator s : sims) {
+            if (!s.isReady()) {
+                return false;
+            }
+            all.addAll(s.ownedNodes());
+            sum += s.ownedNodes().size();
+        }
+        return all.size() == nodes && sum == nodes;
     }
 
     /**

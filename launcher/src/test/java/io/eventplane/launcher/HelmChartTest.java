@@ -23,7 +23,7 @@ class HelmChartTest {
     @DisplayName("the Helm chart renders writer, gateway, scheduler and node-sim with their main classes and settings")
     void renders() throws Exception {
         String yaml = new Helm(CHART).template().withName("ep").set("kafka.bootstrap", "kafka:9092")
-                .set("nodeSim.nodes", "250").call();
+                .set("nodeSim.nodes", "250").set("nodeSim.replicas", "2").set("nodeSim.pressure", "node-3=memory").call();
         for (String main : new String[] {"io.eventplane.topology.WriterMain", "io.eventplane.gateway.GatewayMain",
                 "io.eventplane.scheduler.SchedulerMain", "io.eventplane.nodesim.NodeSimMain",
                 "io.eventplane.controllers.deployment.DeploymentMain",
@@ -37,6 +37,11 @@ class HelmChartTest {
         assertTrue(yaml.contains("value: \"250\""), yaml);
         assertTrue(yaml.contains("value: ReplicationController"), yaml);
         assertTrue(yaml.contains("path: /readyz"), yaml);
+        // node-sim replicas shard the nodes, each known by its pod name
+        assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_ID\n          valueFrom:\n            fieldRef:\n              fieldPath: metadata.name"), yaml);
+        assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_LEASE_SECONDS\n          value: \"15\""), yaml);
+        assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_PRESSURE\n          value: node-3=memory"), yaml);
+        assertTrue(yaml.contains("replicas: 2"), yaml);
         assertTrue(Files.exists(CHART.resolve("Chart.yaml")));
     }
 }

@@ -20,7 +20,7 @@ class LocalClusterTest {
     static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    @DisplayName("up starts everything, a pod reaches Running, and a restart on the same data dir keeps its uid and resourceVersion")
+    @DisplayName("up starts everything, a pod reaches Running, node pressure taints a node, and a restart on the same data dir keeps its uid and resourceVersion")
     void upRestartKeepsState() throws Exception {
         Path data = Files.createTempDirectory(Path.of("target"), "up-");
         int port = FreePorts.next();
@@ -39,6 +39,7 @@ class LocalClusterTest {
             assertEquals(201, http.post("/api/v1/namespaces/default/pods", Http.pod("nginx")).statusCode());
             pod = http.await("/api/v1/namespaces/default/pods/nginx", Http::running, WAIT);
             kubectlGetNodes(data.resolve("kubeconfig"));
+            nodePressure(http, "http://127.0.0.1:" + port);
         }
         try (LocalCluster cluster = new LocalCluster(settings, out)) {
             cluster.start();
@@ -49,6 +50,39 @@ class LocalClusterTest {
             assertEquals("Running", again.path("status").path("phase").asText());
             assertEquals(3, http.getJson("/api/v1/nodes").path("items").size(), "the nodes are adopted, not duplicated");
         }
+    }
+
+    /**
+     * {@code node pressure node-1 memory on}: the kubelet reports MemoryPressure True, the node lifecycle controller
+     * taints the node memory-pressure:NoSchedule; {@code off} takes both away.
+     */
+    private static void nodePressure(Http http, String server) throws Exception {
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(said, true, StandardCharsets.UTF_8);
+        assertEquals(0, NodeCommand.run(Options.parse(new String[] {"pressure", "node-1", "memory", "on", "--server", server}),
+                out, out), said.toString(StandardCharsets.UTF_8));
+        http.await("/api/v1/nodes/node-1", n -> condition(n, "MemoryPressure").equals("True/KubeletHasInsufficientMemory")
+                && taints(n).contains("node.kubernetes.io/memory-pressure:NoSchedule"), WAIT);
+        assertEquals(0, NodeCommand.run(Options.parse(new String[] {"pressure", "node-1", "memory", "off", "--server", server}),
+                out, out), said.toString(StandardCharsets.UTF_8));
+        http.await("/api/v1/nodes/node-1", n -> condition(n, "MemoryPressure").equals("False/KubeletHasSufficientMemory")
+                && !taints(n).contains("node.kubernetes.io/memory-pressure:NoSchedule"), WAIT);
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("node/node-1 under memory pressure"), said.toString());
+    }
+
+    private static String condition(JsonNode node, String type) {
+        for (JsonNode c : node.path("status").path("conditions")) {
+            if (type.equals(c.path("type").asText())) {
+                return c.path("status").asText() + "/" + c.path("reason").asText();
+            }
+        }
+        return "";
+    }
+
+    private static java.util.List<String> taints(JsonNode node) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        node.path("spec").path("taints").forEach(t -> out.add(t.path("key").asText() + ":" + t.path("effect").asText()));
+        return out;
     }
 
     /** With the real kubectl when it is installed: `kubectl get nodes` lists the simulated nodes. */

@@ -65,6 +65,10 @@ public final class NodeSimulator implements AutoCloseable {
     private record Planned(Instant at, ScheduledFuture<?> task) {
     }
 
+    /** When this instance first saw a membership Lease at this resourceVersion (its expiry is judged from then). */
+    private record Observed(String resourceVersion, Instant at) {
+    }
+
     /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
     private record Sent(String resourceVersion, int attempts) {
     }
@@ -95,6 +99,24 @@ public final class NodeSimulator implements AutoCloseable {
     private CommandSender sender;
     private volatile boolean active;
     private volatile boolean closed;
+    private ShardSettings shard;
+    /** The nodes this instance simulates now ({@link NodeSharding}); the others belong to other instances. */
+    private final Set<String> owned = ConcurrentHashMap.newKeySet();
+    private final Map<String, Observed> membersSeen = new HashMap<>();
+    /** The membership last written on this instance's Lease (also renewed from the membership thread). */
+    private volatile Set<String> acknowledged = Set.of();
+    /** Renews the membership Lease on its own thread, so a busy simulator thread does not make it look gone. */
+    private ScheduledExecutorService membershipRenewer;
+    /** Sends the membership Lease's writes on a producer of its own, not queued behind thousands of node commands. */
+    private CommandSender memberSender;
+    private volatile Set<String> membership = Set.of();
+    /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
+    private volatile boolean settled;
+    private volatile boolean releaseOnClose = true;
+    /** Pressures node-sim's configuration puts nodes under ({@code EVENTPLANE_NODESIM_PRESSURE}), by node name. */
+    private final Map<String, Set<NodePressure.Kind>> configuredPressure;
+    /** How often the kubelet's eviction manager looks for a pod to evict under memory pressure (a kubelet: 10 s). */
+    private Duration evictionInterval = Duration.ofSeconds(10);
 
     public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock, NodeSimSettings settings) {
         if (nodes < 1) {
@@ -112,6 +134,89 @@ public final class NodeSimulator implements AutoCloseable {
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
                 .withImages(imageRulesFromEnvironment()).withStages(Stages.fromEnvironment());
+        this.shard = ShardSettings.fromEnvironment();
+        try {
+            this.configuredPressure = NodePressure.parseConfig(EventplaneConfig.setting("EVENTPLANE_NODESIM_PRESSURE", ""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("EVENTPLANE_NODESIM_PRESSURE: " + e.getMessage());
+        }
+    }
+
+    /** How often the eviction manager runs (before {@link #start()}); a kubelet's is 10 s. */
+    public NodeSimulator withEvictionInterval(Duration interval) {
+        this.evictionInterval = interval;
+        return this;
+    }
+
+    /**
+     * One round of the eviction manager on every node under memory pressure: the first candidate of
+     * {@link PressureEviction#next} is killed at once (a hard eviction) and reported Failed, reason Evicted.
+     */
+    private void evictUnderPressure() {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        for (String name : owned) {
+            SimNode n = nodes.get(name);
+            Optional<Node> node = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+            if (failed.contains(name) || node.isEmpty() || !pressures(node.get()).contains(NodePressure.Kind.MEMORY)) {
+                continue;
+            }
+            List<Pod> running = new ArrayList<>();
+            for (ObjectChanged c : podsBoundTo(name)) {
+                Pod p = (Pod) c.getObject();
+                String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+                if (PodLifecycle.hasSandbox(p) && p.getMetadata().getDeletionTimestamp() == null
+                        && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                    running.add(p);
+                }
+            }
+            PressureEviction.next(running).ifPresent(victim -> {
+                String key = Keys.of(Kinds.POD.kind(), victim.getMetadata().getNamespace(), victim.getMetadata().getName());
+                EventRecorder events = kubelets.get(name);
+                events.record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.node(name),
+                        "EvictionThresholdMet", "Attempting to reclaim memory"));
+                Pod evicted = PressureEviction.evicted(victim, now);
+                events.record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.of(victim), "Evicted",
+                        evicted.getStatus().getMessage()));
+                LOG.info("node-sim: {} evicts {} under memory pressure", name, key);
+                cancel(key);
+                runs.remove(victim.getMetadata().getUid()); // its containers are killed: nothing more to run
+                act(key, victim, n, cmdFor(n).updateStatus(evicted));
+                transitions.incrementAndGet();
+            });
+        }
+    }
+
+    /** The pressures the node's kubelet is under: the Node's annotations and node-sim's configuration. */
+    private Set<NodePressure.Kind> pressures(Node node) {
+        return NodePressure.requested(node, configuredPressure.getOrDefault(node.getMetadata().getName(), Set.of()));
+    }
+
+    /** A pressure was turned on or off: the kubelet reports its node's conditions and records the change. */
+    private void reportPressure(SimNode n) {
+        Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        if (existing.isEmpty() || !owned.contains(n.name()) || failed.contains(n.name())) {
+            return;
+        }
+        Set<NodePressure.Kind> wanted = pressures(existing.get());
+        Set<NodePressure.Kind> reported = NodePressure.reported(existing.get());
+        if (wanted.equals(reported)) {
+            return;
+        }
+        for (NodePressure.Kind k : NodePressure.Kind.values()) {
+            if (wanted.contains(k) != reported.contains(k)) {
+                String reason = k.event(wanted.contains(k));
+                kubelets.get(n.name()).record(EventNotice.normal(io.eventplane.client.events.ObjectReferences.node(n.name()),
+                        reason, "Node " + n.name() + " status is now: " + reason));
+            }
+        }
+        LOG.info("node-sim: {} reports pressure {}", n.name(), wanted);
+        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, wanted, clock.instant())));
+    }
+
+    /** This instance's identity and membership timing among the instances of its group (before {@link #start()}). */
+    public NodeSimulator withSharding(ShardSettings sharding) {
+        this.shard = sharding;
+        return this;
     }
 
     /** {@code EVENTPLANE_NODESIM_IMAGES} ({@link ImageRules#parse}), or the default rules. */
@@ -149,6 +254,7 @@ public final class NodeSimulator implements AutoCloseable {
             return t;
         });
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
+        memberSender = CommandSender.dedicated(config, "node-sim-" + settings.namePrefix() + "-membership");
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
         view.indexPodsByNode();
         view.addListener(this::onChange);
@@ -163,17 +269,35 @@ public final class NodeSimulator implements AutoCloseable {
         return this;
     }
 
-    /** Every node and its Lease is in the view and the simulator is following its pods. */
+    /**
+     * The membership is settled (this instance's Lease shows it, no node waits for another instance to let go), every
+     * node this instance owns and its Lease is in the view, and the simulator is following their pods.
+     */
     public boolean isReady() {
-        if (!active || closed || !view.isReady()) {
+        if (!active || closed || !view.isReady() || !settled) {
             return false;
         }
-        for (SimNode n : nodes.values()) {
+        for (String name : owned) {
+            SimNode n = nodes.get(name);
             if (view.get(nodeKey(n)).isEmpty() || view.get(leaseKey(n)).isEmpty()) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** The nodes this instance simulates now, by name. */
+    public Set<String> ownedNodes() {
+        return Set.copyOf(new java.util.TreeSet<>(owned));
+    }
+
+    /** The live members of this instance's group it acts on, itself included. */
+    public Set<String> members() {
+        return membership;
+    }
+
+    public String instanceId() {
+        return shard.instanceId();
     }
 
     public List<String> nodeNames() {
@@ -194,10 +318,13 @@ public final class NodeSimulator implements AutoCloseable {
                 String key = Keys.of(kind, change.getNamespace(), change.getName());
                 if (change.getType() == ChangeType.DELETED) {
                     run(() -> forget(key, change.getUid()));
-                } else {
+                } else if (owned.contains(node)) {
                     run(() -> evaluate(key));
                 }
             }
+        } else if (kind.equals(Kinds.LEASE.kind()) && ShardSettings.NAMESPACE.equals(change.getNamespace())
+                && change.getName().startsWith("node-sim.")) {
+            run(() -> rebalance(false)); // a member joined, renewed, acknowledged or left
         } else if (kind.equals(Kinds.NODE.kind()) && change.getType() != ChangeType.DELETED
                 && nodes.containsKey(change.getName())) {
             Node node = (Node) change.getObject();
@@ -207,14 +334,25 @@ public final class NodeSimulator implements AutoCloseable {
                 LOG.info("node-sim: {} fails: no more leases, status or pod work until it recovers", n.name());
             } else if (!fail && failed.remove(n.name())) {
                 LOG.info("node-sim: {} recovers", n.name());
-                run(() -> recover(n));
+                run(() -> {
+                    if (owned.contains(n.name())) {
+                        recover(n);
+                    }
+                });
+            } else if (!fail && owned.contains(n.name()) && !pressures(node).equals(NodePressure.reported(node))
+                    && NodeTemplates.isReady(node)) {
+                run(() -> reportPressure(n));
             }
         } else if (change.getType() == ChangeType.DELETED && nodes.containsKey(change.getName())
                 && (kind.equals(Kinds.NODE.kind())
                 || (kind.equals(Kinds.LEASE.kind()) && NodeTemplates.LEASE_NAMESPACE.equals(change.getNamespace())))) {
             SimNode n = nodes.get(change.getName());
             if (!failed.contains(n.name())) {
-                run(() -> register(n)); // a kubelet registers again when its Node or Lease is removed
+                run(() -> {
+                    if (owned.contains(n.name())) {
+                        register(n); // a kubelet registers again when its Node or Lease is removed
+                    }
+                });
             }
         }
     }
@@ -247,25 +385,16 @@ public final class NodeSimulator implements AutoCloseable {
             Thread.currentThread().interrupt();
             return;
         }
-        int adopted = 0;
-        for (SimNode n : nodes.values()) {
-            Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
-            if (existing.isPresent() && NodeFailure.FAILED.equals(NodeFailure.requested(existing.get()))) {
-                failed.add(n.name());
-                adopted++;
-                continue;
-            }
-            adopted += register(n) ? 1 : 0;
-        }
         active = true;
-        int pods = 0;
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            Pod pod = (Pod) c.getObject();
-            if (pod.getSpec() != null && nodes.containsKey(pod.getSpec().getNodeName())) {
-                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                pods++;
-            }
-        }
+        rebalance(true);
+        long member = shard.renewInterval().toMillis();
+        executor.scheduleAtFixedRate(() -> safely(() -> rebalance(false)), member, member, TimeUnit.MILLISECONDS);
+        membershipRenewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "node-sim-" + settings.namePrefix() + "-membership");
+            t.setDaemon(true);
+            return t;
+        });
+        membershipRenewer.scheduleAtFixedRate(() -> safely(this::renewMembership), member, member, TimeUnit.MILLISECONDS);
         long every = settings.leaseRenewInterval().toMillis();
         executor.scheduleAtFixedRate(() -> {
             try {
@@ -274,10 +403,148 @@ public final class NodeSimulator implements AutoCloseable {
                 LOG.warn("node-sim: lease renewal failed: {}", e.toString(), e);
             }
         }, every, every, TimeUnit.MILLISECONDS);
+        long eviction = evictionInterval.toMillis();
+        executor.scheduleAtFixedRate(() -> safely(this::evictUnderPressure), eviction, eviction, TimeUnit.MILLISECONDS);
         long status = NODE_STATUS_EVERY.toMillis();
         executor.scheduleAtFixedRate(() -> safely(this::reportNodeStatus), status, status, TimeUnit.MILLISECONDS);
-        LOG.info("node-sim: {} node(s) registered ({} adopted), {} pod(s) already bound to them; leases renewed every {}",
-                nodes.size(), adopted, pods, settings.leaseRenewInterval());
+        LOG.info("node-sim {}: {} node(s) configured, {} simulated here; leases renewed every {}", shard.instanceId(),
+                nodes.size(), owned.size(), settings.leaseRenewInterval());
+    }
+
+    /**
+     * Reads the group's membership Leases, decides ({@link NodeSharding#decide}), stops the nodes lost, writes this
+     * instance's Lease (when {@code renew}, or when the membership it acts on changed) and starts the nodes gained.
+     */
+    private void rebalance(boolean renew) {
+        if (closed || !active) {
+            return;
+        }
+        Instant now = clock.instant();
+        String me = shard.instanceId();
+        String ownName = MemberLeases.name(settings.namePrefix(), me);
+        List<NodeSharding.Member> others = new ArrayList<>();
+        Lease own = null;
+        Set<String> seen = new HashSet<>();
+        for (ObjectChanged c : view.list(Kinds.LEASE.kind(), ShardSettings.NAMESPACE)) {
+            Lease lease = (Lease) c.getObject();
+            if (!MemberLeases.inGroup(lease, settings.namePrefix())) {
+                continue;
+            }
+            String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
+            seen.add(key);
+            if (ownName.equals(c.getName())) {
+                own = lease;
+                continue;
+            }
+            String rv = lease.getMetadata().getResourceVersion();
+            Observed o = membersSeen.get(key);
+            if (o == null || !o.resourceVersion().equals(rv)) {
+                o = new Observed(rv, now);
+                membersSeen.put(key, o);
+            }
+            MemberLeases.member(lease, o.at()).filter(m -> !m.id().equals(me)).ifPresent(others::add);
+        }
+        membersSeen.keySet().retainAll(seen);
+        Instant ownRenewal = own == null || own.getSpec() == null ? null : own.getSpec().getRenewTime();
+        NodeSharding.Decision d = NodeSharding.decide(me, others, now, ownRenewal, nodes.keySet(), Set.copyOf(owned));
+        d.stop().forEach(this::stopSimulating);
+        if (renew || !d.live().equals(acknowledged)) {
+            if (!d.live().equals(acknowledged)) {
+                LOG.info("node-sim {}: members {}", me, d.live());
+            }
+            acknowledged = d.live();
+            writeMembership(own, now);
+        }
+        boolean starting = own != null;
+        if (starting) {
+            // not before this instance's own Lease is through the log: of two instances starting together, the later
+            // one then sees the earlier one and waits for it, instead of both taking every node
+            d.start().forEach(this::startSimulating);
+        }
+        membership = d.live();
+        settled = own != null && d.waiting().isEmpty() && MemberLeases.member(own, now)
+                .map(m -> m.acknowledged().equals(d.live())).orElse(false);
+        if ((starting && !d.start().isEmpty()) || !d.stop().isEmpty()) {
+            LOG.info("node-sim {}: simulating {} node(s): started {}, stopped {}, waiting for {}", me, owned.size(),
+                    d.start().size(), d.stop().size(), d.waiting().size());
+        }
+    }
+
+    /** The periodic renewal of this instance's membership Lease, with the membership it acts on. */
+    private void renewMembership() {
+        if (closed || !active || acknowledged.isEmpty()) {
+            return;
+        }
+        Lease own = view.get(Keys.of(Kinds.LEASE.kind(), ShardSettings.NAMESPACE,
+                MemberLeases.name(settings.namePrefix(), shard.instanceId()))).map(c -> (Lease) c.getObject()).orElse(null);
+        writeMembership(own, clock.instant());
+    }
+
+    private void writeMembership(Lease own, Instant now) {
+        Commands cmd = new Commands("node-sim/" + shard.instanceId(), clock);
+        Lease next = MemberLeases.next(own, settings.namePrefix(), shard, acknowledged, now);
+        if (own != null) {
+            // unconditional (no resourceVersion): only this instance writes its Lease, and a view that lags behind
+            // the log must not turn its renewals into conflicts, which would make it look gone to the others
+            next = Lease.newBuilder(next).setMetadata(ObjectMeta.newBuilder(next.getMetadata()).setResourceVersion(null)
+                    .build()).build();
+        }
+        Command command = own == null ? cmd.create(next) : cmd.update(next);
+        memberSender.send(command).whenComplete((md, e) -> {
+            if (e != null) {
+                LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
+            }
+        });
+    }
+
+    /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
+    private void startSimulating(String name) {
+        SimNode n = nodes.get(name);
+        owned.add(name);
+        Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+        if (existing.isPresent() && NodeFailure.FAILED.equals(NodeFailure.requested(existing.get()))) {
+            failed.add(name);
+            return;
+        }
+        boolean hadLease = view.get(leaseKey(n)).isPresent();
+        register(n);
+        if (hadLease) {
+            renewLease(n); // at once: the previous owner may have stopped renewing a while ago
+        }
+        for (ObjectChanged c : podsBoundTo(name)) {
+            Pod pod = (Pod) c.getObject();
+            String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+            if (ip != null && !Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
+                addresses.addressFor(c.getUid(), n.podSubnet(), ip); // new pods get other addresses
+            }
+        }
+        for (ObjectChanged c : podsBoundTo(name)) {
+            evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
+        }
+    }
+
+    /** Lets a node go to another instance: forgets its pods' runs without touching the node or its pods. */
+    private void stopSimulating(String name) {
+        owned.remove(name);
+        for (ObjectChanged c : podsBoundTo(name)) {
+            String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
+            cancel(key);
+            sent.remove(key);
+            runs.remove(c.getUid());
+            started.remove(c.getUid());
+            addresses.release(c.getUid());
+        }
+    }
+
+    private List<ObjectChanged> podsBoundTo(String nodeName) {
+        List<ObjectChanged> out = new ArrayList<>();
+        for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
+            Pod p = (Pod) c.getObject();
+            if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     /** A failed node comes back: it reports Ready, renews its Lease, and picks up its pods where they are. */
@@ -287,22 +554,21 @@ public final class NodeSimulator implements AutoCloseable {
             register(n);
             return;
         }
-        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
+        send(commands.get(n.name()).updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape,
+                pressures(existing.get()), clock.instant())));
         renewLease(n);
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            Pod pod = (Pod) c.getObject();
-            if (pod.getSpec() != null && n.name().equals(pod.getSpec().getNodeName())) {
-                evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-            }
+        for (ObjectChanged c : podsBoundTo(n.name())) {
+            evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
         }
     }
 
     /** Every 5 minutes a kubelet reports its node's status even when nothing changed (the conditions' heartbeats). */
     private void reportNodeStatus() {
         for (SimNode n : nodes.values()) {
-            if (!failed.contains(n.name())) {
+            if (owned.contains(n.name()) && !failed.contains(n.name())) {
                 view.get(nodeKey(n)).ifPresent(c -> send(commands.get(n.name()).updateStatus(
-                        NodeTemplates.withFreshStatus((Node) c.getObject(), n, shape, clock.instant()))));
+                        NodeTemplates.withFreshStatus((Node) c.getObject(), n, shape, pressures((Node) c.getObject()),
+                                clock.instant()))));
             }
         }
     }
@@ -323,13 +589,15 @@ public final class NodeSimulator implements AutoCloseable {
     private boolean register(SimNode n) {
         Commands cmd = commands.get(n.name());
         Optional<Node> existing = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
-        boolean reportsStatus = existing.isEmpty() || !NodeTemplates.isReady(existing.get());
+        boolean reportsStatus = existing.isEmpty() || !NodeTemplates.isReady(existing.get())
+                || !pressures(existing.get()).equals(NodePressure.reported(existing.get()));
         KubeletEvents.nodeStarting(n.name(), reportsStatus).forEach(kubelets.get(n.name())::record);
         if (existing.isEmpty()) {
-            send(cmd.create(NodeTemplates.node(n, shape, clock.instant())));
+            send(cmd.create(NodeTemplates.node(n, shape, configuredPressure.getOrDefault(n.name(), Set.of()), clock.instant())));
             LOG.debug("node-sim: {} registering", n.name());
-        } else if (!NodeTemplates.isReady(existing.get())) {
-            send(cmd.updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, clock.instant())));
+        } else if (reportsStatus) {
+            send(cmd.updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape, pressures(existing.get()),
+                    clock.instant())));
             LOG.debug("node-sim: {} adopted, reporting Ready again", n.name());
         }
         if (view.get(leaseKey(n)).isEmpty()) {
@@ -343,7 +611,7 @@ public final class NodeSimulator implements AutoCloseable {
     private void renewLeases() {
         int renewed = 0;
         for (SimNode n : nodes.values()) {
-            if (failed.contains(n.name())) {
+            if (!owned.contains(n.name()) || failed.contains(n.name())) {
                 continue;
             }
             Optional<ObjectChanged> lease = view.get(leaseKey(n));
@@ -374,7 +642,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         Pod pod = (Pod) change.get().getObject();
         SimNode node = pod.getSpec() == null ? null : nodes.get(pod.getSpec().getNodeName());
-        if (node == null || failed.contains(node.name())) {
+        if (node == null || failed.contains(node.name()) || !owned.contains(node.name())) {
             cancel(key);
             return;
         }
@@ -396,7 +664,9 @@ public final class NodeSimulator implements AutoCloseable {
             if (deleting) {
                 removeIfAllowed(key, pod, node);
             } else if (!terminal) {
-                Optional<Pod> rejected = NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now);
+                Optional<Pod> rejected = view.get(nodeKey(node)).map(c -> pressures((Node) c.getObject()))
+                        .flatMap(p -> NodePressure.reject(pod, p, now))
+                        .or(() -> NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now));
                 if (rejected.isPresent()) {
                     kubelets.get(node.name()).record(EventNotice.warning(io.eventplane.client.events.ObjectReferences.of(pod),
                             rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
@@ -414,7 +684,11 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (run == null) {
             if (terminal && !deleting) {
-                return; // finished before this node-sim started
+                return; // finished before this node-sim started, or evicted
+            }
+            if (terminal && deleting && "Evicted".equals(pod.getStatus().getReason())) {
+                removeIfAllowed(key, pod, node); // its containers were killed when it was evicted
+                return;
             }
             Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
             run = PodRun.start(pod, kubelet, images.get(node.name()), since);
@@ -556,10 +830,23 @@ public final class NodeSimulator implements AutoCloseable {
         return Keys.of(Kinds.LEASE.kind(), NodeTemplates.LEASE_NAMESPACE, n.name());
     }
 
+    /**
+     * Stops as a crashed process would: no more renewals, and the membership Lease left to expire, so the other
+     * instances take its nodes over only then (tests and benchmarks).
+     */
+    public void crash() {
+        releaseOnClose = false;
+        close();
+    }
+
     @Override
     public void close() {
+        boolean wasActive = active;
         closed = true;
         active = false;
+        if (membershipRenewer != null) {
+            membershipRenewer.shutdownNow();
+        }
         if (executor != null) {
             executor.shutdownNow();
             try {
@@ -567,6 +854,13 @@ public final class NodeSimulator implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (wasActive && releaseOnClose && view != null && memberSender != null) {
+            // a clean stop deletes the membership Lease, so the other instances take the nodes over at once
+            view.get(Keys.of(Kinds.LEASE.kind(), ShardSettings.NAMESPACE, MemberLeases.name(settings.namePrefix(), shard.instanceId())))
+                    .ifPresent(c -> memberSender.send(new Commands("node-sim/" + shard.instanceId(), clock)
+                            .delete(Kinds.LEASE, ShardSettings.NAMESPACE, c.getName(), null, c.getUid())));
+            memberSender.flush();
         }
         if (recorder != null) {
             recorder.close();
@@ -577,6 +871,9 @@ public final class NodeSimulator implements AutoCloseable {
         if (sender != null) {
             sender.close();
         }
-        LOG.info("node-sim: stopped {} node(s)", nodes.size());
+        if (memberSender != null) {
+            memberSender.close();
+        }
+        LOG.info("node-sim {}: stopped {} node(s)", shard.instanceId(), owned.size());
     }
 }

@@ -14,7 +14,9 @@ import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -31,6 +33,11 @@ public final class NodeTemplates {
     }
 
     public static Node node(SimNode sim, NodeShape shape, Instant now) {
+        return node(sim, shape, Set.of(), now);
+    }
+
+    /** A new Node reporting {@code pressures} True. */
+    public static Node node(SimNode sim, NodeShape shape, Set<NodePressure.Kind> pressures, Instant now) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("beta.kubernetes.io/arch", "amd64");
         labels.put("beta.kubernetes.io/os", "linux");
@@ -46,18 +53,33 @@ public final class NodeTemplates {
                 .build();
         NodeSpec spec = NodeSpec.newBuilder().setPodCIDR(sim.podCIDR()).setPodCIDRs(List.of(sim.podCIDR()))
                 .setProviderID("eventplane-sim://" + sim.name()).build();
-        return Node.newBuilder().setMetadata(meta).setSpec(spec).setStatus(status(sim, shape, now)).build();
+        return Node.newBuilder().setMetadata(meta).setSpec(spec).setStatus(status(sim, shape, pressures, List.of(), now)).build();
     }
 
     public static NodeStatus status(SimNode sim, NodeShape shape, Instant now) {
+        return status(sim, shape, Set.of(), List.of(), now);
+    }
+
+    /**
+     * The status with {@code pressures} True and the other pressure conditions False; a condition whose status is the
+     * same as in {@code previous} keeps its lastTransitionTime.
+     */
+    public static NodeStatus status(SimNode sim, NodeShape shape, Set<NodePressure.Kind> pressures,
+                                    List<NodeCondition> previous, Instant now) {
+        List<NodeCondition> conditions = new ArrayList<>();
+        for (NodePressure.Kind k : NodePressure.Kind.values()) {
+            conditions.add(NodePressure.condition(k, pressures.contains(k), find(previous, k.condition()), now));
+        }
+        NodeCondition ready = condition("Ready", "True", "KubeletReady", "kubelet is posting ready status", now);
+        NodeCondition wasReady = find(previous, "Ready");
+        if (wasReady != null && "True".equals(wasReady.getStatus()) && wasReady.getLastTransitionTime() != null) {
+            ready = NodeCondition.newBuilder(ready).setLastTransitionTime(wasReady.getLastTransitionTime()).build();
+        }
+        conditions.add(ready);
         return NodeStatus.newBuilder()
                 .setCapacity(shape.capacity())
                 .setAllocatable(shape.capacity())
-                .setConditions(List.of(
-                        condition("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available", now),
-                        condition("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure", now),
-                        condition("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available", now),
-                        condition("Ready", "True", "KubeletReady", "kubelet is posting ready status", now)))
+                .setConditions(conditions)
                 .setAddresses(List.of(
                         NodeAddress.newBuilder().setType("InternalIP").setAddress(sim.internalIP()).build(),
                         NodeAddress.newBuilder().setType("Hostname").setAddress(sim.name()).build()))
@@ -79,7 +101,24 @@ public final class NodeTemplates {
 
     /** An existing node (found after a restart) with the status this kubelet reports now. */
     public static Node withFreshStatus(Node existing, SimNode sim, NodeShape shape, Instant now) {
-        return Node.newBuilder(existing).setStatus(status(sim, shape, now)).build();
+        return withFreshStatus(existing, sim, shape, Set.of(), now);
+    }
+
+    /** An existing node with the status this kubelet reports now, under {@code pressures}. */
+    public static Node withFreshStatus(Node existing, SimNode sim, NodeShape shape, Set<NodePressure.Kind> pressures,
+                                       Instant now) {
+        List<NodeCondition> previous = existing.getStatus() == null || existing.getStatus().getConditions() == null
+                ? List.of() : existing.getStatus().getConditions();
+        return Node.newBuilder(existing).setStatus(status(sim, shape, pressures, previous, now)).build();
+    }
+
+    private static NodeCondition find(List<NodeCondition> conditions, String type) {
+        for (NodeCondition c : conditions) {
+            if (type.equals(c.getType())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     public static boolean isReady(Node node) {

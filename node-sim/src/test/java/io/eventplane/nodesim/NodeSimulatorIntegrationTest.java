@@ -72,9 +72,11 @@ class NodeSimulatorIntegrationTest {
         view = new ObjectView(config, "test-view");
         view.addListener(waiter);
         view.start();
-        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC(), FAST).start();
+        nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC(), FAST)
+                .withEvictionInterval(Duration.ofMillis(500)).start();
         sender = new CommandSender(config, "test-user");
-        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady(),
+        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady()
+                        && List.of("node-1", "node-2", "node-3").stream().allMatch(n -> node(n).isPresent() && lease(n).isPresent()),
                 () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady());
     }
 
@@ -110,9 +112,18 @@ class NodeSimulatorIntegrationTest {
 
     /** Creates a pod and binds it to {@code nodeName} as the scheduler would, with the uid the writer gave it. */
     private void createBound(String name, String nodeName) {
-        Container c = Container.newBuilder().setName("nginx").setImage("nginx")
-                .setResources(ResourceRequirements.newBuilder().setRequests(Map.of("cpu", "100m")).build()).build();
-        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
+        createBound(name, nodeName, ResourceRequirements.newBuilder().setRequests(Map.of("cpu", "100m")).build());
+    }
+
+    /** As above; {@code resources} null makes it BestEffort. */
+    private void createBound(String name, String nodeName, ResourceRequirements resources) {
+        createBound(name, nodeName, resources, Map.of());
+    }
+
+    private void createBound(String name, String nodeName, ResourceRequirements resources, Map<String, String> annotations) {
+        Container c = Container.newBuilder().setName("nginx").setImage("nginx").setResources(resources).build();
+        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
+                        .setAnnotations(annotations.isEmpty() ? null : annotations).build())
                 .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build()));
         sender.flush();
         Pod created = waiter.await(DEADLINE, () -> pod(name), () -> name + " was not created");
@@ -222,6 +233,84 @@ class NodeSimulatorIntegrationTest {
             waiter.awaitTrue(Duration.ofSeconds(20), () -> pod("survivor").isEmpty(),
                     () -> "the adopted pod was not removed after its deletion (it had " + podIP + ")");
         }
+    }
+
+    private Optional<String> condition(String node, String type) {
+        return node(node).flatMap(n -> n.getStatus().getConditions().stream().filter(c -> type.equals(c.getType()))
+                .map(c -> c.getStatus() + "/" + c.getReason()).findFirst());
+    }
+
+    @Test
+    @DisplayName("POD-14.4 a node put under memory pressure reports it and rejects BestEffort pods (Evicted) but runs Burstable ones; relieved, it reports it")
+    void memoryPressure() {
+        sender.send(user.update(NodePressure.marked(node("node-1").orElseThrow(), NodePressure.Kind.MEMORY, true)));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> condition("node-1", "MemoryPressure").equals(Optional.of("True/KubeletHasInsufficientMemory")),
+                () -> "node-1 MemoryPressure: " + condition("node-1", "MemoryPressure"));
+        assertEquals(Optional.of("False/KubeletHasNoDiskPressure"), condition("node-1", "DiskPressure"));
+
+        createBound("besteffort", "node-1", null);
+        Pod rejected = waiter.await(DEADLINE, () -> pod("besteffort").filter(p -> "Failed".equals(p.getStatus().getPhase())),
+                () -> "besteffort: " + pod("besteffort").map(Pod::getStatus));
+        assertEquals("Evicted", rejected.getStatus().getReason());
+        assertEquals("The node had condition: [MemoryPressure]. ", rejected.getStatus().getMessage());
+        createBound("burstable", "node-1");
+        waiter.await(DEADLINE, () -> pod("burstable").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "burstable: " + pod("burstable").map(Pod::getStatus));
+
+        sender.send(user.update(NodePressure.marked(node("node-1").orElseThrow(), NodePressure.Kind.MEMORY, false)));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> condition("node-1", "MemoryPressure").equals(Optional.of("False/KubeletHasSufficientMemory")),
+                () -> "node-1 MemoryPressure: " + condition("node-1", "MemoryPressure"));
+        createBound("besteffort-later", "node-1", null);
+        waiter.await(DEADLINE, () -> pod("besteffort-later").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "besteffort-later: " + pod("besteffort-later").map(Pod::getStatus));
+    }
+
+    @Test
+    @DisplayName("W-Q4 POD-14.5 under memory pressure the kubelet evicts the BestEffort pod, then the Burstable one over its request, and keeps the one under it")
+    void memoryPressureEviction() throws Exception {
+        createBound("hog-be", "node-2", null, Map.of(PressureEviction.USAGE_ANNOTATION, "100Mi"));
+        createBound("hog-burst", "node-2", ResourceRequirements.newBuilder().setRequests(Map.of("memory", "64Mi")).build(),
+                Map.of(PressureEviction.USAGE_ANNOTATION, "200Mi"));
+        createBound("calm", "node-2", ResourceRequirements.newBuilder().setRequests(Map.of("memory", "200Mi")).build(),
+                Map.of(PressureEviction.USAGE_ANNOTATION, "100Mi"));
+        for (String name : List.of("hog-be", "hog-burst", "calm")) {
+            waiter.await(DEADLINE, () -> pod(name).filter(NodeSimulatorIntegrationTest::runningAndReady), () -> name + ": " + pod(name));
+        }
+        long[] position = view.positions();
+
+        sender.send(user.update(NodePressure.marked(node("node-2").orElseThrow(), NodePressure.Kind.MEMORY, true)));
+        sender.flush();
+        for (String name : List.of("hog-be", "hog-burst")) {
+            Pod evicted = waiter.await(DEADLINE, () -> pod(name).filter(p -> "Failed".equals(p.getStatus().getPhase())),
+                    () -> name + ": " + pod(name).map(Pod::getStatus));
+            assertEquals("Evicted", evicted.getStatus().getReason());
+            assertTrue(evicted.getStatus().getConditions().stream().anyMatch(c -> "DisruptionTarget".equals(c.getType())
+                    && "TerminationByKubelet".equals(c.getReason())), evicted.getStatus().getConditions().toString());
+        }
+        sender.send(user.update(NodePressure.marked(node("node-2").orElseThrow(), NodePressure.Kind.MEMORY, false)));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> condition("node-2", "MemoryPressure").equals(Optional.of("False/KubeletHasSufficientMemory")),
+                () -> "node-2 MemoryPressure: " + condition("node-2", "MemoryPressure"));
+
+        List<String> failedInOrder = new ArrayList<>();
+        try (Subscription history = view.watch(position, c -> c.getType() == ChangeType.STATUS_UPDATED
+                && c.getKind().equals(Kinds.POD.kind()), 1000)) {
+            for (WatchEvent e = history.poll(Duration.ofMillis(50)); e != null; e = history.poll(Duration.ofMillis(50))) {
+                Pod p = (Pod) e.change().getObject();
+                if ("Failed".equals(p.getStatus().getPhase()) && "Evicted".equals(p.getStatus().getReason())
+                        && "node-2".equals(p.getSpec().getNodeName())) {
+                    failedInOrder.add(p.getMetadata().getName());
+                }
+            }
+        }
+        assertEquals(List.of("hog-be", "hog-burst"), failedInOrder);
+        assertTrue(runningAndReady(pod("calm").orElseThrow()), "calm uses less than its request: " + pod("calm"));
+
+        sender.send(user.delete(Kinds.POD, "default", "hog-be", null, pod("hog-be").orElseThrow().getMetadata().getUid()));
+        sender.flush();
+        waiter.awaitTrue(DEADLINE, () -> pod("hog-be").isEmpty(), () -> "the evicted pod was not removed: " + pod("hog-be"));
     }
 
     @Test

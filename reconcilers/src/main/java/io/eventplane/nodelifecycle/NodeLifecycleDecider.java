@@ -28,6 +28,9 @@ import java.util.TreeMap;
  *   <li>Health: a node's probe time is when the controller last saw its Lease renewed (its own clock, as Kubernetes
  *       does, so clock skew does not matter); a node not probed for {@code monitorGracePeriod} gets Ready (and the
  *       pressure conditions) Unknown, reason {@code NodeStatusUnknown}.</li>
+ *   <li>Pressure: a node reporting MemoryPressure, DiskPressure or PIDPressure True gets
+ *       {@code node.kubernetes.io/memory-pressure} (disk-pressure, pid-pressure) NoSchedule, removed when it no longer
+ *       does (Kubernetes' TaintNodesByCondition; no rate limit).</li>
  *   <li>Taints: Ready=Unknown means {@code node.kubernetes.io/unreachable}, Ready=False {@code not-ready}, each with
  *       NoSchedule and NoExecute; Ready=True removes them. NoExecute taints are added at a rate per zone (one token
  *       bucket of burst 1 per zone: {@code evictionRate} when healthy, {@code secondaryEvictionRate} or 0 when partly
@@ -41,6 +44,7 @@ public final class NodeLifecycleDecider {
     public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
     public static final String REGION_LABEL = "topology.kubernetes.io/region";
     private static final List<String> CONDITIONS = List.of("Ready", "MemoryPressure", "DiskPressure", "PIDPressure");
+    private static final List<String> PRESSURE_CONDITIONS = List.of("MemoryPressure", "DiskPressure", "PIDPressure");
 
     /** What the controller remembers between ticks about one node. */
     public record Health(Instant renewTime, Instant probeTime) {
@@ -136,7 +140,8 @@ public final class NodeLifecycleDecider {
             List<Taint> current = taints(node);
             List<Taint> next = new ArrayList<>();
             for (Taint t : current) {
-                boolean ours = Taints.UNREACHABLE.equals(t.getKey()) || Taints.NOT_READY.equals(t.getKey());
+                boolean ours = Taints.UNREACHABLE.equals(t.getKey()) || Taints.NOT_READY.equals(t.getKey())
+                        || Taints.BY_CONDITION.containsValue(t.getKey());
                 if (!ours) {
                     next.add(t);
                 }
@@ -161,6 +166,13 @@ public final class NodeLifecycleDecider {
                         buckets.put(z, new Bucket(b.tokens() - 1, now));
                         next.add(Taint.newBuilder().setKey(key).setEffect(Taints.NO_EXECUTE).setTimeAdded(now).build());
                     }
+                }
+            }
+            for (String condition : PRESSURE_CONDITIONS) {
+                if ("True".equals(conditionStatus(node, condition))) {
+                    String pressure = Taints.BY_CONDITION.get(condition);
+                    next.add(find(current, pressure, Taints.NO_SCHEDULE).orElse(
+                            Taint.newBuilder().setKey(pressure).setEffect(Taints.NO_SCHEDULE).build()));
                 }
             }
             if (!sameTaints(current, next)) {
@@ -265,10 +277,14 @@ public final class NodeLifecycleDecider {
     }
 
     public static String readyStatus(Node node) {
+        return conditionStatus(node, "Ready");
+    }
+
+    static String conditionStatus(Node node, String type) {
         if (node.getStatus() == null || node.getStatus().getConditions() == null) {
             return "Unknown";
         }
-        return node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
+        return node.getStatus().getConditions().stream().filter(c -> type.equals(c.getType()))
                 .map(NodeCondition::getStatus).findFirst().orElse("Unknown");
     }
 

@@ -9,6 +9,12 @@ public final class Taints {
     public static final String UNREACHABLE = "node.kubernetes.io/unreachable";
     public static final String NOT_READY = "node.kubernetes.io/not-ready";
     public static final String OUT_OF_SERVICE = "node.kubernetes.io/out-of-service";
+    public static final String MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure";
+    public static final String DISK_PRESSURE = "node.kubernetes.io/disk-pressure";
+    public static final String PID_PRESSURE = "node.kubernetes.io/pid-pressure";
+    /** The NoSchedule taint the node lifecycle sets while a node reports the condition True (TaintNodesByCondition). */
+    public static final java.util.Map<String, String> BY_CONDITION = java.util.Map.of(
+            "MemoryPressure", MEMORY_PRESSURE, "DiskPressure", DISK_PRESSURE, "PIDPressure", PID_PRESSURE);
     public static final String NO_EXECUTE = "NoExecute";
     public static final String NO_SCHEDULE = "NoSchedule";
 

@@ -99,6 +99,41 @@ class NodeLifecycleDeciderTest {
         assertTrue(Taints.has(notReady.taintUpdates().get(0).getSpec().getTaints(), Taints.NOT_READY, "NoExecute"));
     }
 
+    static Node pressured(String name, String ready, String memory, String disk, String pid, Taint... taints) {
+        return Node.newBuilder(node(name, ready, taints)).setStatus(NodeStatus.newBuilder().setConditions(List.of(
+                NodeCondition.newBuilder().setType("MemoryPressure").setStatus(memory).build(),
+                NodeCondition.newBuilder().setType("DiskPressure").setStatus(disk).build(),
+                NodeCondition.newBuilder().setType("PIDPressure").setStatus(pid).build(),
+                NodeCondition.newBuilder().setType("Ready").setStatus(ready).build())).build()).build();
+    }
+
+    @Test
+    @DisplayName("a node reporting memory, disk or PID pressure gets the matching NoSchedule taint, removed when the pressure goes")
+    void pressureTaints() {
+        Taint other = Taint.newBuilder().setKey("dedicated").setValue("db").setEffect("NoSchedule").build();
+        NodeLifecycleDecider.Decision d = decider.decide(T0, List.of(pressured("n1", "True", "True", "False", "True", other),
+                pressured("n2", "True", "False", "True", "False")), Map.of(), List.of(), NodeLifecycleDecider.State.empty());
+        assertEquals(2, d.taintUpdates().size());
+        Taint memory = Taint.newBuilder().setKey(Taints.MEMORY_PRESSURE).setEffect("NoSchedule").build();
+        Taint pid = Taint.newBuilder().setKey(Taints.PID_PRESSURE).setEffect("NoSchedule").build();
+        Taint disk = Taint.newBuilder().setKey(Taints.DISK_PRESSURE).setEffect("NoSchedule").build();
+        assertEquals(java.util.Set.of(other, memory, pid), new java.util.HashSet<>(d.taintUpdates().get(0).getSpec().getTaints()));
+        assertEquals(List.of(disk), d.taintUpdates().get(1).getSpec().getTaints());
+
+        NodeLifecycleDecider.Decision steady = decider.decide(T0.plusSeconds(1),
+                List.of(pressured("n1", "True", "True", "False", "True", other, memory, pid)), Map.of(), List.of(), d.state());
+        assertEquals(List.of(), steady.taintUpdates(), "nothing to change while the pressure lasts");
+
+        NodeLifecycleDecider.Decision relieved = decider.decide(T0.plusSeconds(2),
+                List.of(pressured("n1", "True", "False", "False", "False", other, memory, pid)), Map.of(), List.of(), d.state());
+        assertEquals(List.of(other), relieved.taintUpdates().get(0).getSpec().getTaints());
+
+        NodeLifecycleDecider.Decision unknown = decider.decide(T0.plusSeconds(3),
+                List.of(pressured("n1", "Unknown", "Unknown", "Unknown", "Unknown", memory)), Map.of(), List.of(), d.state());
+        assertTrue(!Taints.has(unknown.taintUpdates().get(0).getSpec().getTaints(), Taints.MEMORY_PRESSURE, "NoSchedule"),
+                "an Unknown pressure is no pressure");
+    }
+
     @Test
     @DisplayName("POD-13.5 pods with the default 300 s tolerations are evicted 300 s after the NoExecute taint, with DisruptionTarget; intolerant pods at once")
     void evictions() {
