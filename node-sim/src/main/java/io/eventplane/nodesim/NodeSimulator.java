@@ -109,6 +109,8 @@ public final class NodeSimulator implements AutoCloseable {
     private ScheduledExecutorService membershipRenewer;
     /** Sends the membership Lease's writes on a producer of its own, not queued behind thousands of node commands. */
     private CommandSender memberSender;
+    /** The writer's verdicts on the membership Lease's writes: a rejected or late renewal is logged. */
+    private io.eventplane.client.Outcomes memberOutcomes;
     private volatile Set<String> membership = Set.of();
     /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
     private volatile boolean settled;
@@ -255,6 +257,7 @@ public final class NodeSimulator implements AutoCloseable {
         });
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
         memberSender = CommandSender.dedicated(config, "node-sim-" + settings.namePrefix() + "-membership");
+        memberOutcomes = new io.eventplane.client.Outcomes(config, "node-sim-" + settings.namePrefix() + "-membership");
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
         view.indexPodsByNode();
         view.addListener(this::onChange);
@@ -490,6 +493,18 @@ public final class NodeSimulator implements AutoCloseable {
                     .build()).build();
         }
         Command command = own == null ? cmd.create(next) : cmd.update(next);
+        String id = command.getEnvelope().getRequestId();
+        memberOutcomes.await(id).orTimeout(shard.leaseDurationSeconds(), TimeUnit.SECONDS)
+                .whenComplete((o, e) -> {
+                    if (e != null) {
+                        memberOutcomes.forget(id);
+                        LOG.warn("node-sim {}: no verdict on membership {} {} within the lease duration", shard.instanceId(),
+                                command.getVerb(), command.getName());
+                    } else if (!o.getAccepted() && !(own == null && "AlreadyExists".equals(o.getReason()))) {
+                        LOG.warn("node-sim {}: membership {} {} rejected: {} {}", shard.instanceId(), command.getVerb(),
+                                command.getName(), o.getReason(), o.getMessage());
+                    }
+                });
         memberSender.send(command).whenComplete((md, e) -> {
             if (e != null) {
                 LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
@@ -870,6 +885,9 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (sender != null) {
             sender.close();
+        }
+        if (memberOutcomes != null) {
+            memberOutcomes.close();
         }
         if (memberSender != null) {
             memberSender.close();

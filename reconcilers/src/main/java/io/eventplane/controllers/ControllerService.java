@@ -32,10 +32,14 @@ import org.slf4j.LoggerFactory;
  * only then is the key decided again, on a view that includes everything this controller did. Together with
  * deterministic names (a second create of the same pod name is rejected by the writer), no twin is ever created,
  * also across a restart.
+ *
+ * <p>A verdict that is slow to come is not a failure: the command is in the log and the writer will decide it exactly
+ * once. So the key stays in flight for up to {@link #VERDICT_TIMEOUT} (Kubernetes' expectations last 5 minutes too);
+ * deciding it again sooner would only send the same commands again and deepen a backlog that made the writer late.
  */
 public final class ControllerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerService.class);
-    private static final Duration VERDICT_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration VERDICT_TIMEOUT = Duration.ofMinutes(5);
     private static final int BATCH = 64;
 
     private final EventplaneConfig config;

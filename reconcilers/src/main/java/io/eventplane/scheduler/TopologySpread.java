@@ -37,11 +37,7 @@ final class TopologySpread {
     /** A constraint ready to evaluate. */
     record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int minDomains,
                       boolean honorAffinity, boolean honorTaints, boolean selfMatch, String selectorKey) {
-        Constraint(int maxSkew, String topologyKey, LabelSelector selector, int minDomains, boolean honorAffinity,
-                   boolean honorTaints, boolean selfMatch) {
-            this(maxSkew, topologyKey, selector, minDomains, honorAffinity, honorTaints, selfMatch,
-                    String.valueOf(selector));
-        }
+
     }
 
     private TopologySpread() {
@@ -86,7 +82,7 @@ final class TopologySpread {
         int minDomains = c.getMinDomains() == null ? 1 : c.getMinDomains();
         return new Constraint(c.getMaxSkew() == null ? 1 : c.getMaxSkew(), c.getTopologyKey(), selector, minDomains,
                 !"Ignore".equals(c.getNodeAffinityPolicy()), "Honor".equals(c.getNodeTaintsPolicy()),
-                LabelSelectors.matches(selector, pod.labels));
+                LabelSelectors.matches(selector, pod.labels), pod.namespace + '\u0000' + selector);
     }
 
     /** labelSelector plus {@code key In (the pod's value)} for every matchLabelKeys key the pod has. */
@@ -140,10 +136,12 @@ final class TopologySpread {
         return true;
     }
 
-    /** Matching pods on one node, remembered by the node until its pods change (the default spread asks a lot). */
+    /**
+     * Matching pods on one node, remembered by the node until its pods change (the default spread asks a lot). The
+     * constraint's key names the pod's namespace and the selector, built once per constraint.
+     */
     static int countMatching(NodeState node, Constraint c, String namespace) {
-        return node.matching(namespace + '\u0000' + c.selectorKey(),
-                () -> countMatching(node.pods, c.selector(), namespace));
+        return node.matching(c.selectorKey(), () -> countMatching(node.pods, c.selector(), namespace));
     }
 
     static int countMatching(List<PodInfo> pods, LabelSelector selector, String namespace) {
