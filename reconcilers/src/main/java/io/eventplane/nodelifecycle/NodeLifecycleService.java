@@ -47,6 +47,7 @@ public final class NodeLifecycleService implements AutoCloseable {
     private final String actor;
     private final Clock clock;
     private final Duration tick;
+    private final List<String> probes;
     private final NodeLifecycleConfig settings;
     private final Commands commands;
     private final NodeLifecycleDecider decider;
@@ -67,6 +68,7 @@ public final class NodeLifecycleService implements AutoCloseable {
         this.actor = actor;
         this.clock = clock;
         this.tick = tick;
+        this.probes = probeNames(config.partitions());
         this.settings = settings;
         this.commands = new Commands(actor, clock);
         this.decider = new NodeLifecycleDecider(settings);
@@ -121,11 +123,10 @@ public final class NodeLifecycleService implements AutoCloseable {
                     settings.monitorGracePeriod().toSeconds(), settings.terminatedPodGcThreshold());
             while (running) {
                 try {
-                    clients.catchUp(Duration.ofSeconds(30));
-                    once();
+                    once(barrier());
                     ticks.incrementAndGet();
                 } catch (TimeoutException e) {
-                    LOG.warn("{}: {}", actor, e.getMessage());
+                    LOG.warn("{}: node health not judged this tick: {}", actor, e.getMessage());
                 } catch (org.apache.kafka.common.errors.InterruptException e) {
                     return; // closing: the interrupt ended a read of the log
                 } catch (RuntimeException e) {
@@ -141,8 +142,48 @@ public final class NodeLifecycleService implements AutoCloseable {
         }
     }
 
-    private void once() {
-        Instant now = clock.instant();
+    /**
+     * The time up to which the view is complete: every command sent before it (a kubelet's Lease renewal above all)
+     * has been decided by the writer and is in the view. A probe per command partition (a DELETE of a Lease that
+     * never exists, answered NotFound) is sent and its verdict awaited, then the view catches up with the log. A writer
+     * with a backlog thus delays the judgement instead of making every node look dead: renewals stuck behind the
+     * backlog are not missed renewals.
+     */
+    private Instant barrier() throws InterruptedException, TimeoutException {
+        Instant sent = clock.instant();
+        List<CompletableFuture<Requests.Result>> answers = new ArrayList<>();
+        for (String name : probes) {
+            answers.add(clients.requests().submit(commands.delete(Kinds.LEASE, LEASE_NAMESPACE, name, null, null),
+                    VERDICT_TIMEOUT));
+        }
+        try {
+            CompletableFuture.allOf(answers.toArray(new CompletableFuture[0])).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new TimeoutException("the writer did not decide a probe within " + VERDICT_TIMEOUT.toSeconds()
+                    + " s (a backlog of commands)");
+        }
+        clients.catchUp(VERDICT_TIMEOUT);
+        return sent;
+    }
+
+    /** Names of Leases that never exist, one whose key falls on each command partition (Kafka's default partitioner). */
+    static List<String> probeNames(int partitions) {
+        String[] names = new String[partitions];
+        int found = 0;
+        for (int i = 0; found < partitions; i++) {
+            String name = "node-controller-probe-" + i;
+            byte[] key = Keys.of(Kinds.LEASE.kind(), LEASE_NAMESPACE, name).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            int p = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(key))
+                    % partitions;
+            if (names[p] == null) {
+                names[p] = name;
+                found++;
+            }
+        }
+        return List.of(names);
+    }
+
+    private void once(Instant now) {
         List<Node> nodes = new ArrayList<>();
         for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
             nodes.add((Node) c.getObject());
