@@ -112,6 +112,21 @@ class PodApiTest {
     }
 
     @Test
+    @DisplayName("a PUT of a missing Lease creates it (201, as kube-apiserver allows for Leases); a PUT of a missing pod is 404")
+    void putCreatesLease() {
+        String path = "/apis/coordination.k8s.io/v1/namespaces/default/leases/holder";
+        String lease = "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\",\"metadata\":{\"name\":\"holder\"},"
+                + "\"spec\":{\"holderIdentity\":\"a\",\"leaseDurationSeconds\":15}}";
+        HttpResponse<String> created = f.put(path, lease);
+        assertEquals(201, created.statusCode(), created.body());
+        assertEquals("a", json(created).path("spec").path("holderIdentity").asText());
+        HttpResponse<String> renewed = f.put(path, lease.replace("\"a\"", "\"b\""));
+        assertEquals(200, renewed.statusCode(), renewed.body());
+        assertEquals("b", json(f.get(path)).path("spec").path("holderIdentity").asText());
+        assertStatus(f.put(PODS + "/never-created", pod("never-created", null)), 404, "NotFound");
+    }
+
+    @Test
     @DisplayName("generateName gets a random 5-character suffix")
     void generateName() {
         HttpResponse<String> r = f.post(PODS, "{\"metadata\":{\"generateName\":\"gen-\"},"

@@ -483,16 +483,18 @@ public final class NodeSimulator implements AutoCloseable {
         writeMembership(own, clock.instant());
     }
 
-    private void writeMembership(Lease own, Instant now) {
+    /**
+     * Writes this instance's Lease with the membership it acts on: always an unconditional UPDATE, which creates the
+     * Lease when it is missing (as kube-apiserver allows for Leases). Whether this instance's view shows its Lease yet
+     * does not matter: a renewal sent while its first write is still behind a backlog renews instead of failing as a
+     * second CREATE would. Serialized, so the last write carries the latest membership.
+     */
+    private synchronized void writeMembership(Lease own, Instant now) {
         Commands cmd = new Commands("node-sim/" + shard.instanceId(), clock);
         Lease next = MemberLeases.next(own, settings.namePrefix(), shard, acknowledged, now);
-        if (own != null) {
-            // unconditional (no resourceVersion): only this instance writes its Lease, and a view that lags behind
-            // the log must not turn its renewals into conflicts, which would make it look gone to the others
-            next = Lease.newBuilder(next).setMetadata(ObjectMeta.newBuilder(next.getMetadata()).setResourceVersion(null)
-                    .build()).build();
-        }
-        Command command = own == null ? cmd.create(next) : cmd.update(next);
+        next = Lease.newBuilder(next).setMetadata(ObjectMeta.newBuilder(next.getMetadata()).setResourceVersion(null)
+                .build()).build();
+        Command command = cmd.update(next);
         String id = command.getEnvelope().getRequestId();
         memberOutcomes.await(id).orTimeout(shard.leaseDurationSeconds(), TimeUnit.SECONDS)
                 .whenComplete((o, e) -> {
@@ -500,7 +502,7 @@ public final class NodeSimulator implements AutoCloseable {
                         memberOutcomes.forget(id);
                         LOG.warn("node-sim {}: no verdict on membership {} {} within the lease duration", shard.instanceId(),
                                 command.getVerb(), command.getName());
-                    } else if (!o.getAccepted() && !(own == null && "AlreadyExists".equals(o.getReason()))) {
+                    } else if (!o.getAccepted()) {
                         LOG.warn("node-sim {}: membership {} {} rejected: {} {}", shard.instanceId(), command.getVerb(),
                                 command.getName(), o.getReason(), o.getMessage());
                     }

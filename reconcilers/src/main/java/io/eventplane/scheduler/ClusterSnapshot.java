@@ -33,6 +33,17 @@ public final class ClusterSnapshot {
      */
     final Map<Object, TopologySpread.Filter> spreadMemo = new HashMap<>();
     final Map<Object, InterPodAffinity.Filter> affinityMemo = new HashMap<>();
+    /** PreScore counts of the ScheduleAnyway spread constraints, shared and kept current like {@link #spreadMemo}. */
+    final Map<Object, TopologySpread.ScoreCounts> scoreMemo = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Object, TopologySpread.ScoreCounts> eldest) {
+            return size() > TopologySpread.ScoreCounts.MAX_REMEMBERED;
+        }
+    };
+    /** The workloads' selector ANDed for a (namespace, labels): what the default spread constraints select. */
+    final Map<Object, java.util.Optional<LabelSelector>> workloadSelectorMemo = new HashMap<>();
+    /** While the metadata is read again: the namespaces and workloads before (see {@link #clearMetadata()}). */
+    private List<Object> previousMetadata;
 
     /** Where the next partial node search starts (Kubernetes' nextStartNodeIndex); carried over between cycles. */
     int nextStartNodeIndex;
@@ -70,6 +81,9 @@ public final class ClusterSnapshot {
             }
             for (TopologySpread.Filter f : spreadMemo.values()) {
                 f.added(pod, node);
+            }
+            for (TopologySpread.ScoreCounts c : scoreMemo.values()) {
+                c.added(pod, node);
             }
             for (InterPodAffinity.Filter f : affinityMemo.values()) {
                 f.added(pod, node, this);
@@ -115,23 +129,42 @@ public final class ClusterSnapshot {
     void forgetMemos() {
         spreadMemo.clear();
         affinityMemo.clear();
+        scoreMemo.clear();
+        workloadSelectorMemo.clear();
     }
 
+    /**
+     * Starts reading the namespaces and workload selectors again; {@link #metadataRead()} ends it and keeps the memos
+     * when nothing they depend on changed.
+     */
     public ClusterSnapshot clearMetadata() {
-        forgetMemos();
+        previousMetadata = List.of(new HashMap<>(namespaceLabels), new ArrayList<>(workloads));
         namespaceLabels.clear();
         workloads.clear();
         return this;
     }
 
+    /** The metadata is read again: the memos go only if it differs from what they were computed with. */
+    public ClusterSnapshot metadataRead() {
+        if (previousMetadata != null && !previousMetadata.equals(List.of(namespaceLabels, workloads))) {
+            forgetMemos();
+        }
+        previousMetadata = null;
+        return this;
+    }
+
     public ClusterSnapshot namespace(String name, Map<String, String> labels) {
-        forgetMemos();
+        if (previousMetadata == null) {
+            forgetMemos();
+        }
         namespaceLabels.put(name, labels == null ? Map.of() : labels);
         return this;
     }
 
     public ClusterSnapshot workload(String namespace, LabelSelector selector) {
-        forgetMemos();
+        if (previousMetadata == null) {
+            forgetMemos();
+        }
         workloads.add(new WorkloadSelector(namespace, selector));
         return this;
     }

@@ -48,6 +48,13 @@ public final class NodeState {
                     a.get("cpu"), a.get("memory"), a.get("ephemeral-storage"), a.get("pods") / 1000, a.milli());
         }
 
+        /** Whether the two offer the same to the scheduler, whatever their resourceVersions. */
+        boolean sameAs(Offer o) {
+            return name.equals(o.name) && labels.equals(o.labels) && taints.equals(o.taints)
+                    && unschedulable == o.unschedulable && cpu == o.cpu && memory == o.memory
+                    && ephemeral == o.ephemeral && allowedPods == o.allowedPods && allocatable.equals(o.allocatable);
+        }
+
         long allocatable(String resource) {
             return allocatable.getOrDefault(resource, 0L);
         }

@@ -158,8 +158,10 @@ public final class SchedulerService implements AutoCloseable {
         if (kind.equals(Kinds.NODE.kind())) {
             dirtyNodes.add(change.getName());
             clusterChanged();
-        } else if (kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
-                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())) {
+        } else if ((kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
+                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind()))
+                && change.getType() != ChangeType.STATUS_UPDATED) {
+            // labels and selectors are not status: a workload's status updates (thousands in a rollout) change nothing here
             metadataDirty = true;
         } else if (kind.equals(Kinds.POD.kind())) {
             Pod pod = (Pod) change.getObject();

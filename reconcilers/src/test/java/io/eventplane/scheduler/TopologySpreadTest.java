@@ -240,6 +240,32 @@ class TopologySpreadTest {
     }
 
     @Test
+    @DisplayName("POD-16.16 the remembered spread counts, kept current as pods are placed, score as counting afresh does")
+    void rememberedScoreCountsStayCurrent() {
+        ClusterSnapshot live = zonesWithWeb();
+        List<PodInfo> placed = new ArrayList<>();
+        String[] targets = {"n3", "n1", "n4", "n3", "n2", "n4"};
+        for (int i = 0; i < targets.length; i++) {
+            PodInfo info = PodInfo.of(ownedByReplicaSet(TestObjects.pod("p" + i, "100m")));
+            ClusterSnapshot fresh = zonesWithWeb();
+            for (int k = 0; k < placed.size(); k++) {
+                fresh.add(targets[k], placed.get(k));
+            }
+            NodeState[] all = live.nodeArray();
+            List<TopologySpread.Constraint> soft = TopologySpread.constraints(info, live, TopologySpread.SYSTEM_DEFAULTS,
+                    "ScheduleAnyway");
+            int[] remembered = TopologySpread.scores(info, live, soft, true, all, all.length);
+            NodeState[] freshNodes = fresh.nodeArray();
+            int[] counted = TopologySpread.scores(info, fresh, TopologySpread.constraints(info, fresh,
+                    TopologySpread.SYSTEM_DEFAULTS, "ScheduleAnyway"), true, freshNodes, freshNodes.length);
+            assertEquals(java.util.Arrays.toString(counted), java.util.Arrays.toString(remembered), "after " + i + " pod(s)");
+            live.add(targets[i], info);
+            placed.add(info);
+        }
+        assertEquals(1, live.scoreMemo.size(), "the pods of one workload share one memo");
+    }
+
+    @Test
     @DisplayName("W-T12 POD-16.14 POD-16.16 a ReplicaSet's pod gets the system defaults: scored towards the empty zone, never filtered")
     void wt12() {
         Pod pod = ownedByReplicaSet(TestObjects.pod("web-new", "100m"));

@@ -7,6 +7,7 @@ import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.gateway.api.KubeStatus.Cause;
+import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Verb;
 import io.eventplane.model.Namespace;
@@ -81,10 +82,13 @@ final class WriteHandler {
                 .setNamespace(kind.namespaced() ? namespace : null).build());
         String givenRv = meta.getResourceVersion() == null ? "" : meta.getResourceVersion();
         for (int attempt = 1; ; attempt++) {
-            SpecificRecord current = ReadHandler.current(backend.view(), path);
+            // PUT of a missing Lease creates it, as kube-apiserver's Lease strategy allows (AllowCreateOnUpdate)
+            boolean mayCreate = kind == Kinds.LEASE && !status && givenRv.isEmpty();
+            SpecificRecord current = mayCreate ? backend.view().get(kind.kind(), path.storedNamespace(), path.name())
+                    .map(c -> (SpecificRecord) c.getObject()).orElse(null) : ReadHandler.current(backend.view(), path);
             SpecificRecord object = Ownership.recordUpdate(request, kind, current, written, status ? "status" : "",
                     backend.clock().instant());
-            if (givenRv.isEmpty()) {
+            if (givenRv.isEmpty() && current != null) {
                 // Field ownership was computed against this version: write exactly on it (retried on a conflict).
                 object = ObjectAccess.withMeta(object, ObjectMeta.newBuilder(ObjectAccess.meta(object))
                         .setResourceVersion(ObjectAccess.meta(current).getResourceVersion()).build());
@@ -92,7 +96,8 @@ final class WriteHandler {
             try {
                 Requests.Result r = submitter.forRequest(request)
                         .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
-                return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
+                int code = r.outcome().getChanged() && r.object().getType() == ChangeType.CREATED ? 201 : 200;
+                return ApiResponse.json(code, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(body.warnings());
             } catch (ApiException e) {
                 boolean conflict = e.status().code() == 409 && "Conflict".equals(e.status().reason());

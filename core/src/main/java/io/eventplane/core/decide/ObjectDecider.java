@@ -100,6 +100,9 @@ public final class ObjectDecider {
 
     @SuppressWarnings("unchecked")
     private Decision update(Command command, KindInfo kind, ObjectChanged current, long position, boolean status) {
+        if (current == null && !status && createsOnUpdate(command, kind)) {
+            return create(command, kind, null, position);
+        }
         KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
         SpecificRecord stored = requireExisting(command, kind, current);
         SpecificRecord object = status ? requireObject(command, kind) : defaults(kind, requireObject(command, kind));
@@ -300,6 +303,19 @@ public final class ObjectDecider {
                     + " but carries a " + o.getClass().getSimpleName()));
         }
         return (SpecificRecord) o;
+    }
+
+    /**
+     * An unconditional update (no resourceVersion) of a missing Lease creates it, as kube-apiserver's Lease strategy
+     * allows (AllowCreateOnUpdate): a holder can renew without first knowing whether its Lease is already through.
+     */
+    private static boolean createsOnUpdate(Command command, KindInfo kind) {
+        if (kind != Kinds.LEASE || !(command.getObject() instanceof SpecificRecord object)) {
+            return false;
+        }
+        String rv = ObjectAccess.meta(object).getResourceVersion();
+        String preconditionRv = command.getPreconditions() == null ? null : command.getPreconditions().getResourceVersion();
+        return (rv == null || rv.isEmpty()) && (preconditionRv == null || preconditionRv.isEmpty());
     }
 
     private static SpecificRecord requireExisting(Command command, KindInfo kind, ObjectChanged current) {

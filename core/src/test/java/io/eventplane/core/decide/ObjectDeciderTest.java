@@ -354,6 +354,36 @@ class ObjectDeciderTest {
         assertNull(d.outcome().getResourceVersion());
     }
 
+    @Test
+    @DisplayName("an unconditional update of a missing Lease creates it (AllowCreateOnUpdate); with a resourceVersion it is 404")
+    void leaseCreateOnUpdate() {
+        io.eventplane.model.Lease lease = io.eventplane.model.Lease.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName("holder").setNamespace("kube-system").build())
+                .setSpec(io.eventplane.model.LeaseSpec.newBuilder().setHolderIdentity("a").setLeaseDurationSeconds(15)
+                        .build()).build();
+        Command update = Command.newBuilder().setEnvelope(Envelope.newBuilder().setActor("test").setRequestId("r-lease")
+                        .setTime(T0).build())
+                .setVerb(Verb.UPDATE).setKind("Lease").setNamespace("kube-system").setName("holder")
+                .setPreconditions(new Preconditions()).setObject(lease).build();
+        Decision created = decide(update, null);
+        assertTrue(created.outcome().getAccepted(), created.outcome().getMessage());
+        assertEquals(ChangeType.CREATED, created.change().orElseThrow().getType());
+        io.eventplane.model.Lease stored = (io.eventplane.model.Lease) created.change().orElseThrow().getObject();
+        assertNotNull(stored.getMetadata().getUid());
+        assertEquals("a", stored.getSpec().getHolderIdentity());
+
+        Decision renewed = decide(update, created.change().orElseThrow());
+        assertTrue(renewed.outcome().getAccepted(), renewed.outcome().getMessage());
+
+        Command stale = Command.newBuilder(update).setObject(io.eventplane.model.Lease.newBuilder(lease)
+                .setMetadata(ObjectMeta.newBuilder(lease.getMetadata()).setResourceVersion("7").build()).build()).build();
+        assertEquals(404, decide(stale, null).outcome().getCode());
+        Command status = Command.newBuilder(update).setVerb(Verb.UPDATE_STATUS).build();
+        assertEquals(404, decide(status, null).outcome().getCode());
+        assertEquals(404, decide(Command.newBuilder(command(Verb.UPDATE, pod("web", container("a", "nginx")), T0))
+                .build(), null).outcome().getCode(), "pods are not created by an update");
+    }
+
     ObjectChanged bind(ObjectChanged c) {
         Decision d = decide(bindCommand(stored(c).getMetadata().getUid(), "node-1"), c);
         assertTrue(d.outcome().getAccepted(), d.outcome().getMessage());
