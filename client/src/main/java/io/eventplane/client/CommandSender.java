@@ -73,13 +73,18 @@ public final class CommandSender implements AutoCloseable {
     public CompletableFuture<RecordMetadata> send(Command command) {
         CompletableFuture<RecordMetadata> f = new CompletableFuture<>();
         String key = Keys.of(command.getKind(), command.getNamespace(), command.getName());
-        shared.producer.send(new ProducerRecord<>(topic, key, command), (md, e) -> {
-            if (e != null) {
-                f.completeExceptionally(e);
-            } else {
-                f.complete(md);
-            }
-        });
+        try {
+            shared.producer.send(new ProducerRecord<>(topic, key, command), (md, e) -> {
+                if (e != null) {
+                    f.completeExceptionally(e);
+                } else {
+                    f.complete(md);
+                }
+            });
+        } catch (RuntimeException e) {
+            // a serialization failure (the registry refused the schema) is thrown, not reported: report it the same way
+            f.completeExceptionally(e);
+        }
         return f;
     }
 

@@ -43,7 +43,7 @@ final class BenchCommand {
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] "
+                    + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread|deployment] "
                     + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]\n"
                     + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]\n"

@@ -41,7 +41,7 @@ public final class Eventplane {
                        measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
               bench    replay [--pods 150000] [--changes 4]
                        measure replay (changes/s) and time travel (with and without a snapshot)
-              bench    scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread] [--paced-pods 1000] [--rate 200]
+              bench    scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread|deployment] [--paced-pods 1000] [--rate 200]
                        measure the scheduler: pods/s bound (committed to the log), decision and binding latency
               node     fail|recover <name> [--server URL] [--data-dir D]
                        make a simulated node stop heartbeating (its Lease expires) or come back

@@ -65,13 +65,16 @@ final class SchedulerBench {
         int paced = options.intValue("paced-pods", 1_000);
         int rate = options.intValue("rate", 200);
         String shape = options.get("shape", "basic");
-        if (!List.of("basic", "anti-affinity", "spread").contains(shape)) {
-            throw new Options.UsageException("--shape must be basic, anti-affinity or spread, not \"" + shape + "\"");
+        if (!List.of("basic", "anti-affinity", "spread", "deployment").contains(shape)) {
+            throw new Options.UsageException("--shape must be basic, anti-affinity, spread or deployment, not \""
+                    + shape + "\"");
         }
         if (nodes < 1 || pods < 1 || rate < 1 || paced < 0) {
             throw new Options.UsageException("--nodes, --pods and --rate must be positive, --paced-pods at least 0");
         }
-        int groups = (int) Math.ceil((double) (pods + paced) / nodes); // anti-affinity: each group fits one per node
+        // anti-affinity: each group fits one per node; deployment: a ReplicaSet of 100 pods per group
+        int groups = shape.equals("deployment") ? (pods + paced + DEPLOYMENT_SIZE - 1) / DEPLOYMENT_SIZE
+                : (int) Math.ceil((double) (pods + paced) / nodes);
         TopicSetup.ensureTopics(config);
         Commands build = new Commands("bench");
         try (WriterService writer = new WriterService(config, work.resolve("writer"), 20).start();
@@ -91,11 +94,15 @@ final class SchedulerBench {
                 for (int i = 0; i < nodes; i++) {
                     sender.send(build.create(node(i)));
                 }
+                int sets = shape.equals("deployment") ? groups : 0;
+                for (int g = 0; g < sets; g++) {
+                    sender.send(build.create(replicaSet(g)));
+                }
                 for (int i = 0; i < pods; i++) {
-                    sender.send(build.create(pod("p-" + i, shape, i % groups)));
+                    sender.send(build.create(pod("p-" + i, shape, group(shape, i, groups))));
                 }
                 sender.flush();
-                awaitCount(created, nodes + pods, "created", out);
+                awaitCount(created, nodes + sets + pods, "created", out);
             }
             out.printf("setup: %,d nodes and %,d pending pods (shape %s) created through the writer in %.1f s%n",
                     nodes, pods, shape, (System.nanoTime() - t0) / 1e9);
@@ -149,7 +156,7 @@ final class SchedulerBench {
                             java.util.concurrent.locks.LockSupport.parkNanos(wait);
                         }
                         sentAt.put("Pod/default/" + name, System.nanoTime());
-                        sender.send(build.create(pod(name, shape, (pods + i) % groups)));
+                        sender.send(build.create(pod(name, shape, group(shape, pods + i, groups))));
                         next += interval;
                     }
                     sender.flush();
@@ -224,9 +231,30 @@ final class SchedulerBench {
                 .build();
     }
 
+    static final int DEPLOYMENT_SIZE = 100;
+
+    private static int group(String shape, int pod, int groups) {
+        return shape.equals("deployment") ? pod / DEPLOYMENT_SIZE : pod % groups;
+    }
+
+    /** The ReplicaSet that owns a deployment-shaped group: its selector gives the pods the system default spread. */
+    static io.eventplane.model.ReplicaSet replicaSet(int group) {
+        Map<String, String> labels = Map.of("app", "bench", "group", "g" + group);
+        return io.eventplane.model.ReplicaSet.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName("rs-g" + group).setNamespace("default").build())
+                .setSpec(io.eventplane.model.ReplicaSetSpec.newBuilder().setReplicas(0)
+                        .setSelector(LabelSelector.newBuilder().setMatchLabels(labels).build())
+                        .setTemplate(io.eventplane.model.PodTemplateSpec.newBuilder()
+                                .setMetadata(ObjectMeta.newBuilder().setLabels(labels).build())
+                                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("app")
+                                        .setImage("registry.k8s.io/pause:3.10").build())).build()).build())
+                        .build()).build();
+    }
+
     /**
      * scheduler_perf's pod (100m cpu, 500Mi); anti-affinity: one pod of a group per node (required, hostname);
-     * spread: maxSkew 1 over zones, DoNotSchedule.
+     * spread: maxSkew 1 over zones, DoNotSchedule; deployment: a ReplicaSet's pod (groups of 100), which the scheduler
+     * spreads by the system defaults (hostname and zone, ScheduleAnyway), as the load test's Deployments are.
      */
     static Pod pod(String name, String shape, int group) {
         PodSpec.Builder spec = PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("app")
@@ -244,6 +272,7 @@ final class SchedulerBench {
             case "spread" -> spec.setTopologySpreadConstraints(List.of(TopologySpreadConstraint.newBuilder()
                     .setMaxSkew(1).setTopologyKey(ZONE).setWhenUnsatisfiable("DoNotSchedule")
                     .setLabelSelector(LabelSelector.newBuilder().setMatchLabels(Map.of("app", "bench")).build()).build()));
+            case "deployment" -> labels = Map.of("app", "bench", "group", "g" + group);
             default -> {
             }
         }

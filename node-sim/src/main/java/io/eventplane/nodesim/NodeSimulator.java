@@ -111,6 +111,10 @@ public final class NodeSimulator implements AutoCloseable {
     private CommandSender memberSender;
     /** The writer's verdicts on the membership Lease's writes: a rejected or late renewal is logged. */
     private io.eventplane.client.Outcomes memberOutcomes;
+    /** The writer's verdicts on node Lease renewals: a node renews again only once its last renewal is decided. */
+    private io.eventplane.client.Outcomes leaseOutcomes;
+    /** Node name to when its renewal without a verdict yet was sent ({@link System#nanoTime()}). */
+    private final Map<String, Long> renewalsInFlight = new ConcurrentHashMap<>();
     private volatile Set<String> membership = Set.of();
     /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
     private volatile boolean settled;
@@ -258,6 +262,7 @@ public final class NodeSimulator implements AutoCloseable {
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
         memberSender = CommandSender.dedicated(config, "node-sim-" + settings.namePrefix() + "-membership");
         memberOutcomes = new io.eventplane.client.Outcomes(config, "node-sim-" + settings.namePrefix() + "-membership");
+        leaseOutcomes = new io.eventplane.client.Outcomes(config, "node-sim-" + settings.namePrefix() + "-leases");
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
         view.indexPodsByNode();
         view.addListener(this::onChange);
@@ -268,7 +273,14 @@ public final class NodeSimulator implements AutoCloseable {
             images.put(n.name(), new HashSet<>());
         }
         view.start();
-        executor.execute(this::bootstrap);
+        executor.execute(() -> {
+            try {
+                bootstrap();
+            } catch (RuntimeException | Error e) {
+                LOG.error("node-sim {}: could not start: {}", shard.instanceId(), e.toString(), e);
+                throw e;
+            }
+        });
         return this;
     }
 
@@ -450,6 +462,12 @@ public final class NodeSimulator implements AutoCloseable {
         membersSeen.keySet().retainAll(seen);
         Instant ownRenewal = own == null || own.getSpec() == null ? null : own.getSpec().getRenewTime();
         NodeSharding.Decision d = NodeSharding.decide(me, others, now, ownRenewal, nodes.keySet(), Set.copyOf(owned));
+        for (NodeSharding.Member m : others) {
+            if (membership.contains(m.id()) && !d.live().contains(m.id())) {
+                LOG.info("node-sim {}: {} is gone: its Lease has not changed since {} (seen then), and this instance's "
+                        + "renewal of {} is through the log", me, m.id(), m.observedAt(), ownRenewal);
+            }
+        }
         d.stop().forEach(this::stopSimulating);
         if (renew || !d.live().equals(acknowledged)) {
             if (!d.live().equals(acknowledged)) {
@@ -507,11 +525,18 @@ public final class NodeSimulator implements AutoCloseable {
                                 command.getName(), o.getReason(), o.getMessage());
                     }
                 });
-        memberSender.send(command).whenComplete((md, e) -> {
-            if (e != null) {
-                LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
-            }
-        });
+        try {
+            memberSender.send(command).whenComplete((md, e) -> {
+                if (e != null) {
+                    LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            // the next renewal tries again; a failure here must not stop the caller (it once ended node-sim's start)
+            memberOutcomes.forget(id);
+            LOG.warn("node-sim {}: could not send membership {} {}: {}", shard.instanceId(), command.getVerb(),
+                    command.getName(), e.toString());
+        }
     }
 
     /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
@@ -624,11 +649,24 @@ public final class NodeSimulator implements AutoCloseable {
         return existing.isPresent();
     }
 
-    /** One UPDATE per node with the Lease's current resourceVersion, all handed to the producer in one burst. */
+    /**
+     * One UPDATE per node with the Lease's current resourceVersion, all handed to the producer in one burst. As the
+     * kubelet's lease controller (one request at a time), a node whose previous renewal has no verdict yet skips this
+     * round, up to the Lease's duration: under a writer backlog a renewal queued behind another one would only be
+     * rejected as a conflict once the first one is decided, and thousands of them deepen the backlog they wait in.
+     */
     private void renewLeases() {
         int renewed = 0;
+        int waiting = 0;
+        long now = System.nanoTime();
+        long patience = TimeUnit.SECONDS.toNanos(settings.leaseDurationSeconds());
         for (SimNode n : nodes.values()) {
             if (!owned.contains(n.name()) || failed.contains(n.name())) {
+                continue;
+            }
+            Long pending = renewalsInFlight.get(n.name());
+            if (pending != null && now - pending < patience) {
+                waiting++;
                 continue;
             }
             Optional<ObjectChanged> lease = view.get(leaseKey(n));
@@ -637,12 +675,22 @@ public final class NodeSimulator implements AutoCloseable {
                 String uid = view.get(nodeKey(n)).map(c -> c.getUid()).orElse(null);
                 send(cmd.create(NodeTemplates.lease(n.name(), uid, settings.leaseDurationSeconds(), clock.instant())));
             } else {
-                send(cmd.update(NodeTemplates.renewed((Lease) lease.get().getObject(), n.name(),
-                        settings.leaseDurationSeconds(), clock.instant())));
+                Command renewal = cmd.update(NodeTemplates.renewed((Lease) lease.get().getObject(), n.name(),
+                        settings.leaseDurationSeconds(), clock.instant()));
+                String id = renewal.getEnvelope().getRequestId();
+                renewalsInFlight.put(n.name(), now);
+                leaseOutcomes.await(id).orTimeout(settings.leaseDurationSeconds(), TimeUnit.SECONDS)
+                        .whenComplete((o, e) -> {
+                            if (e != null) {
+                                leaseOutcomes.forget(id);
+                            }
+                            renewalsInFlight.remove(n.name(), now);
+                        });
+                send(renewal);
                 renewed++;
             }
         }
-        LOG.debug("node-sim: renewed {} lease(s)", renewed);
+        LOG.debug("node-sim: renewed {} lease(s); {} still waiting for the verdict on their last renewal", renewed, waiting);
     }
 
     /**
@@ -887,6 +935,9 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (sender != null) {
             sender.close();
+        }
+        if (leaseOutcomes != null) {
+            leaseOutcomes.close();
         }
         if (memberOutcomes != null) {
             memberOutcomes.close();

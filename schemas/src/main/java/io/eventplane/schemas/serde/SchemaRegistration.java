@@ -25,7 +25,7 @@ public final class SchemaRegistration {
         }
         CompatibilityLevel wanted = effective.withBackward();
         try {
-            client.setCompatibility(subject, wanted);
+            setCompatibility(client, subject, wanted);
         } catch (SchemaRegistryException e) {
             if (!e.isNotFound()) {
                 throw e;
@@ -33,10 +33,25 @@ public final class SchemaRegistration {
             // Some registries (Apicurio) keep the level on the subject, which exists only after its first version;
             // a first version has nothing to be compatible with, so registering it first is safe.
             int id = client.register(subject, schema);
-            client.setCompatibility(subject, wanted);
+            setCompatibility(client, subject, wanted);
             return id;
         }
         return client.register(subject, schema);
+    }
+
+    /**
+     * Sets the level; when another process set one at the same moment (Apicurio answers 409, "a rule named
+     * COMPATIBILITY already exists"), the level it set is accepted if it includes BACKWARD. Two services starting
+     * together on a new topic raced here, and one of them failed its first send.
+     */
+    private static void setCompatibility(SchemaRegistryClient client, String subject, CompatibilityLevel wanted) {
+        try {
+            client.setCompatibility(subject, wanted);
+        } catch (SchemaRegistryException e) {
+            if (e.status() != 409 || !effectiveCompatibility(client, subject).includesBackward()) {
+                throw e;
+            }
+        }
     }
 
     /** The level the registry applies to {@code subject}: its own, else the registry-wide one, else NONE. */
