@@ -45,6 +45,9 @@ public final class ClusterSnapshot {
     /** While the metadata is read again: the namespaces and workloads before (see {@link #clearMetadata()}). */
     private List<Object> previousMetadata;
 
+    /** Placed pods by namespace and label pair ({@code key=value}), for {@link #candidates}. */
+    private final Map<String, Map<String, java.util.Set<Placed>>> byLabel = new HashMap<>();
+
     /** Where the next partial node search starts (Kubernetes' nextStartNodeIndex); carried over between cycles. */
     int nextStartNodeIndex;
 
@@ -73,6 +76,7 @@ public final class ClusterSnapshot {
         NodeState node = byName.get(nodeName);
         if (node != null) {
             node.add(pod);
+            index(new Placed(pod, node), true);
             if (!pod.requiredAntiAffinity.isEmpty()) {
                 withRequiredAntiAffinity.add(new Placed(pod, node));
             }
@@ -98,6 +102,7 @@ public final class ClusterSnapshot {
         if (node != null) {
             forgetMemos();
             node.remove(pod);
+            index(new Placed(pod, node), false);
             withRequiredAntiAffinity.remove(new Placed(pod, node));
             withAffinityTerms.remove(new Placed(pod, node));
         }
@@ -116,6 +121,44 @@ public final class ClusterSnapshot {
         forgetMemos();
         node.offer = offer;
         return true;
+    }
+
+    private void index(Placed placed, boolean add) {
+        Map<String, java.util.Set<Placed>> labels = byLabel.computeIfAbsent(placed.pod().namespace, k -> new HashMap<>());
+        for (Map.Entry<String, String> l : placed.pod().labels.entrySet()) {
+            String pair = l.getKey() + '=' + l.getValue();
+            if (add) {
+                labels.computeIfAbsent(pair, k -> new java.util.LinkedHashSet<>()).add(placed);
+            } else {
+                java.util.Set<Placed> set = labels.get(pair);
+                if (set != null && set.remove(placed) && set.isEmpty()) {
+                    labels.remove(pair);
+                }
+            }
+        }
+    }
+
+    /**
+     * The placed pods of {@code namespace} that may match {@code selector}: those carrying its rarest matchLabels pair,
+     * a superset of the matches (the caller still checks the whole selector). Null when the selector has no
+     * matchLabels: then any pod may match. A Deployment's pods are found among its own hundred, not among every pod.
+     */
+    java.util.Collection<Placed> candidates(String namespace, LabelSelector selector) {
+        if (selector == null || selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty()) {
+            return null;
+        }
+        Map<String, java.util.Set<Placed>> labels = byLabel.get(namespace);
+        java.util.Collection<Placed> rarest = null;
+        for (Map.Entry<String, String> e : selector.getMatchLabels().entrySet()) {
+            java.util.Set<Placed> set = labels == null ? null : labels.get(e.getKey() + '=' + e.getValue());
+            if (set == null) {
+                return List.of();
+            }
+            if (rarest == null || set.size() < rarest.size()) {
+                rarest = set;
+            }
+        }
+        return rarest;
     }
 
     public boolean hasNode(String name) {

@@ -295,6 +295,23 @@ final class TopologySpread {
                 counts.get(i).replaceAll((v, zero) -> domains.getOrDefault(v, 0));
             }
         }
+        // the hostname constraint's counts per node, from the selector's candidates when it has matchLabels
+        List<Map<NodeState, Integer>> perNode = new ArrayList<>();
+        for (Constraint c : constraints) {
+            java.util.Collection<ClusterSnapshot.Placed> candidates = HOSTNAME.equals(c.topologyKey)
+                    ? snapshot.candidates(pod.namespace, c.selector()) : null;
+            Map<NodeState, Integer> m = null;
+            if (candidates != null) {
+                m = new java.util.IdentityHashMap<>();
+                for (ClusterSnapshot.Placed p : candidates) {
+                    if (!p.pod().terminating && p.pod().namespace.equals(pod.namespace)
+                            && LabelSelectors.matches(c.selector, p.pod().labels)) {
+                        m.merge(p.node(), 1, Integer::sum);
+                    }
+                }
+            }
+            perNode.add(m);
+        }
         long[] raw = new long[n];
         long minScore = Long.MAX_VALUE;
         long maxScore = 0;
@@ -310,8 +327,9 @@ final class TopologySpread {
                 if (v == null) {
                     continue;
                 }
-                long cnt = HOSTNAME.equals(c.topologyKey) ? countMatching(node, c, pod.namespace)
-                        : counts.get(i).getOrDefault(v, 0);
+                long cnt = !HOSTNAME.equals(c.topologyKey) ? counts.get(i).getOrDefault(v, 0)
+                        : perNode.get(i) != null ? perNode.get(i).getOrDefault(node, 0)
+                        : countMatching(node, c, pod.namespace);
                 score += cnt * weight[i] + (c.maxSkew - 1);
             }
             raw[k] = Math.round(score);
@@ -362,35 +380,46 @@ final class TopologySpread {
             for (int i = 0; i < constraints.size(); i++) {
                 counts.add(new HashMap<>());
             }
-            for (NodeState node : snapshot.nodeArray()) {
-                if (requireAll && !hasAll(constraints, node.offer)) {
+            for (int i = 0; i < constraints.size(); i++) {
+                Constraint c = constraints.get(i);
+                if (HOSTNAME.equals(c.topologyKey)) {
                     continue;
                 }
-                for (int i = 0; i < constraints.size(); i++) {
-                    Constraint c = constraints.get(i);
-                    String v = node.offer.labels().get(c.topologyKey);
-                    if (v == null || HOSTNAME.equals(c.topologyKey) || !includes(c, pod, node.offer)) {
-                        continue;
+                java.util.Collection<ClusterSnapshot.Placed> candidates = snapshot.candidates(pod.namespace, c.selector());
+                if (candidates != null) {
+                    for (ClusterSnapshot.Placed p : candidates) {
+                        count(i, p.pod(), p.node());
                     }
-                    counts.get(i).merge(v, countMatching(node.pods, c.selector(), pod.namespace), Integer::sum);
+                    continue;
+                }
+                for (NodeState node : snapshot.nodeArray()) {
+                    for (PodInfo p : node.pods) {
+                        count(i, p, node);
+                    }
                 }
             }
         }
 
-        /** A pod was placed on {@code node}: count it where it matches, as the constructor would have. */
-        void added(PodInfo placed, NodeState node) {
+        /** Counts {@code placed} on {@code node} for constraint {@code i} where it matches, as the score counts pods. */
+        private void count(int i, PodInfo placed, NodeState node) {
+            Constraint c = constraints.get(i);
             if (placed.terminating || !placed.namespace.equals(pod.namespace)
                     || (requireAll && !hasAll(constraints, node.offer))) {
                 return;
             }
+            String v = node.offer.labels().get(c.topologyKey);
+            if (v == null || !includes(c, pod, node.offer) || !LabelSelectors.matches(c.selector, placed.labels)) {
+                return;
+            }
+            counts.get(i).merge(v, 1, Integer::sum);
+        }
+
+        /** A pod was placed on {@code node}: count it where it matches, as the constructor would have. */
+        void added(PodInfo placed, NodeState node) {
             for (int i = 0; i < constraints.size(); i++) {
-                Constraint c = constraints.get(i);
-                String v = node.offer.labels().get(c.topologyKey);
-                if (v == null || HOSTNAME.equals(c.topologyKey) || !includes(c, pod, node.offer)
-                        || !LabelSelectors.matches(c.selector, placed.labels)) {
-                    continue;
+                if (!HOSTNAME.equals(constraints.get(i).topologyKey)) {
+                    count(i, placed, node);
                 }
-                counts.get(i).merge(v, 1, Integer::sum);
             }
         }
     }

@@ -64,6 +64,11 @@ public final class WriterService implements AutoCloseable {
         // sequence 0", KAFKA-18202) and retried after a back-off, which stalled the commit under load. Measured with
         // `bench writer`: 1,800-2,174 commands/s with 5 in flight, 1,886-2,481 with 1.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
+        // ... and so one request must carry what a commit accumulated while the previous one was in flight: a request
+        // takes one batch per partition, and with the default 16 KiB batches a 5,000-node load test's writer appended
+        // fewer than 300 changes/s, each commit waiting for dozens of round trips.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 512 * 1024); // under the broker's 1 MiB limit
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);
         // No compression: a commit's batches are small, and lz4's per-batch setup cost more CPU than it saved.
         // Tuning hook: -Deventplane.streams.<any Kafka Streams/consumer/producer setting>=value overrides the above.
         System.getProperties().forEach((k, v) -> {
