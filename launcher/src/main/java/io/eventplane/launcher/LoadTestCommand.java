@@ -86,7 +86,19 @@ final class LoadTestCommand {
                     plan.churn() > 0 ? String.format(", then churn %.0f pods/s for %ds", plan.churn(),
                             plan.churnFor().toSeconds()) : "");
             LoadTestRun run = new LoadTestRun(api, config, plan, out);
+            onInterrupt(() -> {
+                if (run.stopRequested()) {
+                    Runtime.getRuntime().halt(130);
+                }
+                err.println();
+                err.println("loadtest: stopping; the report will cover what was measured so far (Ctrl-C again quits "
+                        + "without a report)");
+                run.requestStop();
+            });
             run.run();
+            if (run.stopRequested()) {
+                environment.put("stopped", "by the user (Ctrl-C), before the run's end");
+            }
             out.println("loadtest: reading each pod's timeline from the event log...");
             LoadTestTimeline timeline = LoadTestTimeline.read(config, LoadTestRun.NAMESPACE, run.startOffsets);
             LoadTestReport report = new LoadTestReport(run, timeline, plan, environment);
@@ -105,6 +117,19 @@ final class LoadTestCommand {
             if (data != null && !options.named().containsKey("keep-data")) {
                 LocalCluster.deleteRecursively(data); // the run's log is in the report; --keep-data keeps it
             }
+        }
+    }
+
+    /**
+     * Ctrl-C ends a long run with its report instead of losing it. Where the JVM offers no signal handling, Ctrl-C
+     * keeps its default effect.
+     */
+    @SuppressWarnings("removal")
+    private static void onInterrupt(Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> action.run());
+        } catch (RuntimeException | LinkageError e) {
+            // no SIGINT handling here (another JVM, or a platform without it): Ctrl-C stops the process as usual
         }
     }
 

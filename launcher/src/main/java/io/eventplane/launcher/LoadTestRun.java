@@ -86,12 +86,23 @@ final class LoadTestRun {
     Instant finished;
     String firstFailure;
     private volatile boolean stop;
+    /** The user asked to stop (Ctrl-C): the run ends at the next sample and its report covers what was measured. */
+    private volatile boolean stopRequested;
 
     LoadTestRun(String api, EventplaneConfig config, Plan plan, PrintStream out) {
         this.api = api;
         this.config = config;
         this.plan = plan;
         this.out = out;
+    }
+
+    /** Ends the run at the next sample, as a timeout does: the report covers what was measured until then. */
+    void requestStop() {
+        stopRequested = true;
+    }
+
+    boolean stopRequested() {
+        return stopRequested;
     }
 
     void run() throws Exception {
@@ -263,7 +274,7 @@ final class LoadTestRun {
             out.print(console ? "\r" + line + "   " : line + "\n");
             out.flush();
             boolean churnDone = plan.churn() <= 0 || System.nanoTime() > churnEnd;
-            if ((observedRunning.size() >= plan.pods() && churnDone) || System.nanoTime() > deadline) {
+            if ((observedRunning.size() >= plan.pods() && churnDone) || System.nanoTime() > deadline || stopRequested) {
                 if (console) {
                     out.println();
                 }
