@@ -70,6 +70,10 @@ public final class NodeState {
     Map<String, Long> extended = Map.of();
     final List<PodInfo> pods = new ArrayList<>();
     Set<String> usedPorts = Set.of();
+    /** The offer {@link #hostname} and {@link #zone} were read from. */
+    private Offer topologyOf;
+    private String hostname;
+    private String zone;
     /** Counts of pods matching a (namespace, selector), valid until the pods change. */
     private Map<String, Integer> matching;
 
@@ -139,6 +143,25 @@ public final class NodeState {
             matching.put(key, n);
         }
         return n;
+    }
+
+    /**
+     * The node's value of a topology label. The system default spread asks for the hostname and the zone of every
+     * scored node for every pod: those two are read once per offer, not from the label map each time.
+     */
+    String topologyValue(String key) {
+        if (topologyOf != offer) {
+            topologyOf = offer;
+            hostname = offer.labels().get(TopologySpread.HOSTNAME);
+            zone = offer.labels().get(TopologySpread.ZONE);
+        }
+        if (key == TopologySpread.HOSTNAME) {
+            return hostname;
+        }
+        if (key == TopologySpread.ZONE) {
+            return zone;
+        }
+        return offer.labels().get(key);
     }
 
     public String name() {

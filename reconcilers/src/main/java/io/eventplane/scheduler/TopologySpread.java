@@ -194,7 +194,7 @@ final class TopologySpread {
                     if (!includes(c, pod, node.offer)) {
                         continue;
                     }
-                    String value = node.offer.labels().get(c.topologyKey);
+                    String value = node.topologyValue(c.topologyKey);
                     counts.get(i).merge(value, countMatching(node, c, pod.namespace), Integer::sum);
                 }
             }
@@ -220,7 +220,7 @@ final class TopologySpread {
                     continue;
                 }
                 Map<String, Integer> domains = counts.get(i);
-                domains.merge(node.offer.labels().get(c.topologyKey), 1, Integer::sum);
+                domains.merge(node.topologyValue(c.topologyKey), 1, Integer::sum);
                 int m = Integer.MAX_VALUE;
                 for (int v : domains.values()) {
                     m = Math.min(m, v);
@@ -242,7 +242,7 @@ final class TopologySpread {
         String reject(NodeState node) {
             for (int i = 0; i < constraints.size(); i++) {
                 Constraint c = constraints.get(i);
-                String value = node.offer.labels().get(c.topologyKey);
+                String value = node.topologyValue(c.topologyKey);
                 if (value == null) {
                     return REASON_MISSING_LABEL;
                 }
@@ -278,7 +278,7 @@ final class TopologySpread {
             hostnameNodes++;
             for (int i = 0; i < constraints.size(); i++) {
                 Constraint c = constraints.get(i);
-                String v = node.offer.labels().get(c.topologyKey);
+                String v = node.topologyValue(c.topologyKey);
                 if (!HOSTNAME.equals(c.topologyKey) && v != null) {
                     counts.get(i).putIfAbsent(v, 0);
                 }
@@ -323,7 +323,7 @@ final class TopologySpread {
             double score = 0;
             for (int i = 0; i < constraints.size(); i++) {
                 Constraint c = constraints.get(i);
-                String v = node.offer.labels().get(c.topologyKey);
+                String v = node.topologyValue(c.topologyKey);
                 if (v == null) {
                     continue;
                 }
@@ -407,7 +407,7 @@ final class TopologySpread {
                     || (requireAll && !hasAll(constraints, node.offer))) {
                 return;
             }
-            String v = node.offer.labels().get(c.topologyKey);
+            String v = node.topologyValue(c.topologyKey);
             if (v == null || !includes(c, pod, node.offer) || !LabelSelectors.matches(c.selector, placed.labels)) {
                 return;
             }
