@@ -21,8 +21,11 @@ public final class NodeState {
     public static final String NOT_READY = "node.kubernetes.io/not-ready";
     public static final String UNREACHABLE = "node.kubernetes.io/unreachable";
 
-    /** What the node offers; immutable, parsed from one version of the Node. */
-    public record Offer(String name, String resourceVersion, Map<String, String> labels, List<Taint> taints,
+    /**
+     * What the node offers; immutable, parsed from one version of the Node. Two versions that offer the same are equal
+     * (a status heartbeat changes nothing here).
+     */
+    public record Offer(String name, Map<String, String> labels, List<Taint> taints,
                         boolean unschedulable, long cpu, long memory, long ephemeral, long allowedPods,
                         Map<String, Long> allocatable) {
         public static Offer of(Node node) {
@@ -44,15 +47,8 @@ public final class NodeState {
                     : node.getStatus().getCapacity());
             Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of()
                     : Map.copyOf(node.getMetadata().getLabels());
-            return new Offer(name, node.getMetadata().getResourceVersion(), labels, List.copyOf(taints), unschedulable,
+            return new Offer(name, labels, List.copyOf(taints), unschedulable,
                     a.get("cpu"), a.get("memory"), a.get("ephemeral-storage"), a.get("pods") / 1000, a.milli());
-        }
-
-        /** Whether the two offer the same to the scheduler, whatever their resourceVersions. */
-        boolean sameAs(Offer o) {
-            return name.equals(o.name) && labels.equals(o.labels) && taints.equals(o.taints)
-                    && unschedulable == o.unschedulable && cpu == o.cpu && memory == o.memory
-                    && ephemeral == o.ephemeral && allowedPods == o.allowedPods && allocatable.equals(o.allocatable);
         }
 
         long allocatable(String resource) {

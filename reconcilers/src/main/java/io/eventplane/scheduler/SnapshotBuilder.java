@@ -26,9 +26,8 @@ import java.util.function.Function;
  * finished. Parsed node offers and pod infos are cached across cycles by resourceVersion.
  */
 public final class SnapshotBuilder {
-    private final Map<String, NodeState.Offer> offers = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The resourceVersion each cached offer was last confirmed for. */
-    private final Map<String, String> offerVersions = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each node's parsed offer and the resourceVersion it was last confirmed for. */
+    private final Map<String, CachedOffer> offers = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, PodInfo> infos = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -63,23 +62,22 @@ public final class SnapshotBuilder {
     public NodeState.Offer offer(Node n) {
         String name = n.getMetadata().getName();
         String rv = n.getMetadata().getResourceVersion();
-        NodeState.Offer o = offers.get(name);
-        if (o != null && Objects.equals(offerVersions.get(name), rv)) {
-            return o;
+        CachedOffer cached = offers.get(name);
+        if (cached != null && Objects.equals(cached.resourceVersion(), rv)) {
+            return cached.offer();
         }
         NodeState.Offer parsed = NodeState.Offer.of(n);
-        if (o == null || !o.sameAs(parsed)) {
-            offers.put(name, parsed);
-            o = parsed;
-        }
-        offerVersions.put(name, rv == null ? "" : rv);
+        NodeState.Offer o = cached != null && cached.offer().equals(parsed) ? cached.offer() : parsed;
+        offers.put(name, new CachedOffer(rv, o));
         return o;
+    }
+
+    private record CachedOffer(String resourceVersion, NodeState.Offer offer) {
     }
 
     /** Forgets the offers of nodes that are gone. */
     public void retainNodes(Set<String> names) {
         offers.keySet().retainAll(names);
-        offerVersions.keySet().retainAll(names);
     }
 
     /** Namespaces' labels (namespaceSelector) and the selectors of the workloads (default spread constraints). */

@@ -186,7 +186,7 @@ final class TopologySpread {
                 counts.add(new HashMap<>());
             }
             for (NodeState node : snapshot.nodeArray()) {
-                if (!hasAllKeys(node.offer)) {
+                if (!hasAll(constraints, node.offer)) {
                     continue;
                 }
                 for (int i = 0; i < constraints.size(); i++) {
@@ -211,7 +211,7 @@ final class TopologySpread {
 
         /** A pod was placed on {@code node}: count it where it matches, as the constructor would have. */
         void added(PodInfo placed, NodeState node) {
-            if (placed.terminating || !placed.namespace.equals(pod.namespace) || !hasAllKeys(node.offer)) {
+            if (placed.terminating || !placed.namespace.equals(pod.namespace) || !hasAll(constraints, node.offer)) {
                 return;
             }
             for (int i = 0; i < constraints.size(); i++) {
@@ -227,15 +227,6 @@ final class TopologySpread {
                 }
                 min[i] = domains.size() < c.minDomains ? 0 : m;
             }
-        }
-
-        private boolean hasAllKeys(NodeState.Offer node) {
-            for (Constraint c : constraints) {
-                if (!node.labels().containsKey(c.topologyKey)) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         /** The reason the node fails, or null. */
