@@ -12,6 +12,7 @@ import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
+import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Lease;
 import io.eventplane.model.Node;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.PodStatus;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.ArrayList;
@@ -109,12 +111,13 @@ public final class NodeSimulator implements AutoCloseable {
     private ScheduledExecutorService membershipRenewer;
     /** Sends the membership Lease's writes on a producer of its own, not queued behind thousands of node commands. */
     private CommandSender memberSender;
-    /** The writer's verdicts on the membership Lease's writes: a rejected or late renewal is logged. */
-    private io.eventplane.client.Outcomes memberOutcomes;
-    /** The writer's verdicts on node Lease renewals: a node renews again only once its last renewal is decided. */
-    private io.eventplane.client.Outcomes leaseOutcomes;
-    /** Node name to when its renewal without a verdict yet was sent ({@link System#nanoTime()}). */
-    private final Map<String, Long> renewalsInFlight = new ConcurrentHashMap<>();
+    /**
+     * The writer's verdicts on Lease writes: a rejected or late membership renewal is logged, and a node renews its
+     * Lease again only once its last renewal is decided.
+     */
+    private io.eventplane.client.Outcomes outcomes;
+    /** Nodes whose last Lease renewal has no verdict yet (each waits at most the Lease's duration). */
+    private final Set<String> renewalsInFlight = ConcurrentHashMap.newKeySet();
     private volatile Set<String> membership = Set.of();
     /** This instance's Lease shows the membership it acts on, and no owned node waits for another to let go. */
     private volatile boolean settled;
@@ -261,8 +264,7 @@ public final class NodeSimulator implements AutoCloseable {
         });
         sender = new CommandSender(config, "node-sim-" + settings.namePrefix());
         memberSender = CommandSender.dedicated(config, "node-sim-" + settings.namePrefix() + "-membership");
-        memberOutcomes = new io.eventplane.client.Outcomes(config, "node-sim-" + settings.namePrefix() + "-membership");
-        leaseOutcomes = new io.eventplane.client.Outcomes(config, "node-sim-" + settings.namePrefix() + "-leases");
+        outcomes = new io.eventplane.client.Outcomes(config, "node-sim-" + settings.namePrefix() + "-outcomes");
         view = new ObjectView(config, "node-sim-" + settings.namePrefix() + "-view");
         view.indexPodsByNode();
         view.addListener(this::onChange);
@@ -514,29 +516,23 @@ public final class NodeSimulator implements AutoCloseable {
                 .build()).build();
         Command command = cmd.update(next);
         String id = command.getEnvelope().getRequestId();
-        memberOutcomes.await(id).orTimeout(shard.leaseDurationSeconds(), TimeUnit.SECONDS)
-                .whenComplete((o, e) -> {
-                    if (e != null) {
-                        memberOutcomes.forget(id);
-                        LOG.warn("node-sim {}: no verdict on membership {} {} within the lease duration", shard.instanceId(),
-                                command.getVerb(), command.getName());
-                    } else if (!o.getAccepted()) {
-                        LOG.warn("node-sim {}: membership {} {} rejected: {} {}", shard.instanceId(), command.getVerb(),
-                                command.getName(), o.getReason(), o.getMessage());
-                    }
-                });
-        try {
-            memberSender.send(command).whenComplete((md, e) -> {
-                if (e != null) {
-                    LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
-                }
-            });
-        } catch (RuntimeException e) {
-            // the next renewal tries again; a failure here must not stop the caller (it once ended node-sim's start)
-            memberOutcomes.forget(id);
-            LOG.warn("node-sim {}: could not send membership {} {}: {}", shard.instanceId(), command.getVerb(),
-                    command.getName(), e.toString());
-        }
+        // a failure is logged and the next renewal tries again (a send failure once ended node-sim's start)
+        CompletableFuture<CommandOutcome> verdict = outcomes.await(id);
+        verdict.orTimeout(shard.leaseDurationSeconds(), TimeUnit.SECONDS).whenComplete((o, e) -> {
+            if (e != null) {
+                outcomes.forget(id);
+                LOG.warn("node-sim {}: no verdict on membership {} {} within the lease duration: {}", shard.instanceId(),
+                        command.getVerb(), command.getName(), e.toString());
+            } else if (!o.getAccepted()) {
+                LOG.warn("node-sim {}: membership {} {} rejected: {} {}", shard.instanceId(), command.getVerb(),
+                        command.getName(), o.getReason(), o.getMessage());
+            }
+        });
+        memberSender.send(command).whenComplete((md, e) -> {
+            if (e != null) {
+                verdict.completeExceptionally(e);
+            }
+        });
     }
 
     /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
@@ -658,14 +654,11 @@ public final class NodeSimulator implements AutoCloseable {
     private void renewLeases() {
         int renewed = 0;
         int waiting = 0;
-        long now = System.nanoTime();
-        long patience = TimeUnit.SECONDS.toNanos(settings.leaseDurationSeconds());
         for (SimNode n : nodes.values()) {
             if (!owned.contains(n.name()) || failed.contains(n.name())) {
                 continue;
             }
-            Long pending = renewalsInFlight.get(n.name());
-            if (pending != null && now - pending < patience) {
+            if (renewalsInFlight.contains(n.name())) {
                 waiting++;
                 continue;
             }
@@ -678,13 +671,13 @@ public final class NodeSimulator implements AutoCloseable {
                 Command renewal = cmd.update(NodeTemplates.renewed((Lease) lease.get().getObject(), n.name(),
                         settings.leaseDurationSeconds(), clock.instant()));
                 String id = renewal.getEnvelope().getRequestId();
-                renewalsInFlight.put(n.name(), now);
-                leaseOutcomes.await(id).orTimeout(settings.leaseDurationSeconds(), TimeUnit.SECONDS)
+                renewalsInFlight.add(n.name());
+                outcomes.await(id).orTimeout(settings.leaseDurationSeconds(), TimeUnit.SECONDS)
                         .whenComplete((o, e) -> {
                             if (e != null) {
-                                leaseOutcomes.forget(id);
+                                outcomes.forget(id);
                             }
-                            renewalsInFlight.remove(n.name(), now);
+                            renewalsInFlight.remove(n.name());
                         });
                 send(renewal);
                 renewed++;
@@ -936,11 +929,8 @@ public final class NodeSimulator implements AutoCloseable {
         if (sender != null) {
             sender.close();
         }
-        if (leaseOutcomes != null) {
-            leaseOutcomes.close();
-        }
-        if (memberOutcomes != null) {
-            memberOutcomes.close();
+        if (outcomes != null) {
+            outcomes.close();
         }
         if (memberSender != null) {
             memberSender.close();
