@@ -1,5 +1,8 @@
 package io.eventplane.gateway.api;
 
+import io.eventplane.gateway.select.FieldSelector;
+import io.eventplane.gateway.select.LabelSelector;
+import io.eventplane.gateway.select.Selection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +59,13 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
         }
         int semi = ct.indexOf(';');
         return (semi < 0 ? ct : ct.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** The objects a list, watch or collection delete at {@code path} is about: its labelSelector and fieldSelector. */
+    public Selection selection(ResourcePath path) {
+        LabelSelector labels = LabelSelector.parse(param("labelSelector"));
+        FieldSelector fields = FieldSelector.parse(param("fieldSelector"), path.kind());
+        return new Selection(path.kind(), path.kind().namespaced() ? path.namespace() : null, labels, fields);
     }
 
     public boolean isWebSocketUpgrade() {

@@ -1,7 +1,9 @@
 package io.eventplane.gateway.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.eventplane.gateway.watch.WatchStream;
+import io.eventplane.gateway.wire.Json;
+import io.eventplane.gateway.wire.KubeStatus;
+import io.eventplane.gateway.wire.WatchStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

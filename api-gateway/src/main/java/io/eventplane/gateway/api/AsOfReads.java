@@ -9,7 +9,11 @@ import io.eventplane.client.log.TimeTravel;
 import io.eventplane.core.Keys;
 import io.eventplane.core.ResourceVersions;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.select.Selection;
 import io.eventplane.gateway.table.TableRenderer;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Json;
+import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.ObjectChanged;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -48,7 +52,7 @@ final class AsOfReads {
 
     ApiResponse list(ApiRequest request, ResourcePath path) {
         StateFold state = state(request.param("asOf"));
-        Selection selection = Selection.of(request, path);
+        Selection selection = request.selection(path);
         String prefix = Keys.prefix(path.kind().kind(), selection.viewNamespace());
         List<SpecificRecord> items = new ArrayList<>();
         for (ObjectChanged c : state.range(prefix)) {

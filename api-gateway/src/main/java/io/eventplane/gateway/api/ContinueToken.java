@@ -2,6 +2,9 @@ package io.eventplane.gateway.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Json;
+import io.eventplane.gateway.wire.Statuses;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -3,6 +3,10 @@ package io.eventplane.gateway.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.eventplane.client.Requests;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.select.Selection;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Json;
+import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.DeleteOptions;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Preconditions;
@@ -40,7 +44,7 @@ final class DeleteHandler {
     ApiResponse deleteCollection(ApiRequest request, ResourcePath path) {
         KindInfo kind = path.kind();
         Options options = options(request);
-        Selection selection = Selection.of(request, path);
+        Selection selection = request.selection(path);
         boolean dryRun = DryRun.requested(request);
         List<SpecificRecord> deleted = new ArrayList<>();
         for (ObjectChanged c : backend.view().snapshot(kind.kind(), selection.viewNamespace(), selection::matches).items()) {

@@ -1,5 +1,7 @@
 package io.eventplane.gateway.api;
 
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Statuses;
 import java.util.List;
 
 /** {@code dryRun=All}: decide nothing, answer with what would be stored (decoded and checked here only). */

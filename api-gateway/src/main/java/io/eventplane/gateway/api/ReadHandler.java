@@ -8,7 +8,11 @@ import io.eventplane.client.Subscription;
 import io.eventplane.core.Keys;
 import io.eventplane.core.ResourceVersions;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.select.Selection;
 import io.eventplane.gateway.table.TableRenderer;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Json;
+import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.ObjectChanged;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,7 +59,7 @@ final class ReadHandler {
             return asOf.list(request, path);
         }
         KindInfo kind = path.kind();
-        Selection selection = Selection.of(request, path);
+        Selection selection = request.selection(path);
         awaitResourceVersion(request.param("resourceVersion"));
         long limit = parseLimit(request.param("limit"));
         String cont = request.param("continue");

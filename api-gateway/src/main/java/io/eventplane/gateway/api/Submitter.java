@@ -8,6 +8,8 @@ import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.log.Command;

@@ -1,7 +1,12 @@
 package io.eventplane.gateway.api;
 
+import io.eventplane.gateway.select.FieldSelector;
+import io.eventplane.gateway.select.Selection;
 import io.eventplane.gateway.table.TableRenderer;
 import io.eventplane.gateway.watch.WatchStreamer;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.KubeStatus;
+import io.eventplane.gateway.wire.Statuses;
 import java.time.Duration;
 
 /**
@@ -22,7 +27,7 @@ final class WatchHandler {
             return ApiResponse.status(new KubeStatus(200, "", "WebSocket watches are not served; watch over HTTP",
                     null)).withHeader("Connection", "close");
         }
-        Selection selection = Selection.of(request, path);
+        Selection selection = request.selection(path);
         if (!path.isCollection()) {
             // The deprecated watch of one object: a watch of its collection pinned to its name.
             String fields = request.param("fieldSelector");

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.client.log.AuditEntry;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.api.Json;
+import io.eventplane.gateway.wire.Json;
 import io.eventplane.log.ObjectChanged;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.api.Json;
+import io.eventplane.gateway.wire.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

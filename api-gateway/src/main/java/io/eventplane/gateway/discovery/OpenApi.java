@@ -3,7 +3,7 @@ package io.eventplane.gateway.discovery;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.api.Json;
+import io.eventplane.gateway.wire.Json;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;

@@ -1,7 +1,7 @@
 package io.eventplane.gateway.discovery;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.eventplane.gateway.api.Json;
+import io.eventplane.gateway.wire.Json;
 
 /**
  * {@code /version}: we serve the Kubernetes 1.32 API. The kubectl on PATH is a dispatcher that runs

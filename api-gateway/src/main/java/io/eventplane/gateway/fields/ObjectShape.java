@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.FieldRenames;
 import io.eventplane.gateway.patch.ListStrategies;
+import io.eventplane.gateway.wire.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -256,7 +257,7 @@ public final class ObjectShape {
                 sb.append('.').append(p.substring(2));
             } else if (p.startsWith("k:")) {
                 try {
-                    JsonNode key = io.eventplane.gateway.api.Json.MAPPER.readTree(p.substring(2));
+                    JsonNode key = Json.MAPPER.readTree(p.substring(2));
                     List<String> parts = new ArrayList<>();
                     key.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue()));
                     sb.append('[').append(String.join(",", parts)).append(']');

@@ -1,8 +1,8 @@
 package io.eventplane.gateway.http;
 
-import io.eventplane.gateway.api.Json;
-import io.eventplane.gateway.api.KubeStatus;
-import io.eventplane.gateway.api.Statuses;
+import io.eventplane.gateway.wire.Json;
+import io.eventplane.gateway.wire.KubeStatus;
+import io.eventplane.gateway.wire.Statuses;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;

@@ -1,6 +1,6 @@
 package io.eventplane.gateway.http;
 
-import io.eventplane.gateway.watch.WatchStream;
+import io.eventplane.gateway.wire.WatchStream;
 
 /** A response body that is a watch stream; written by {@link WatchBodyWriter} only. */
 record WatchBody(WatchStream stream) {

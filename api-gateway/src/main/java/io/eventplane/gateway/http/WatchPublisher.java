@@ -1,6 +1,6 @@
 package io.eventplane.gateway.http;
 
-import io.eventplane.gateway.watch.WatchStream;
+import io.eventplane.gateway.wire.WatchStream;
 import io.micronaut.core.io.buffer.ReadBuffer;
 import io.micronaut.core.io.buffer.ReadBufferFactory;
 import java.util.concurrent.Executor;

@@ -2,7 +2,7 @@ package io.eventplane.gateway.watch;
 
 import io.eventplane.client.WatchEvent;
 import io.eventplane.core.Keys;
-import io.eventplane.gateway.api.Selection;
+import io.eventplane.gateway.select.Selection;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.select;
 
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Statuses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

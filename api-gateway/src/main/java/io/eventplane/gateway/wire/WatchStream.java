@@ -1,4 +1,4 @@
-package io.eventplane.gateway.watch;
+package io.eventplane.gateway.wire;
 
 /**
  * A watch response body, pulled one chunk at a time by the HTTP layer: each chunk is one JSON watch event and a

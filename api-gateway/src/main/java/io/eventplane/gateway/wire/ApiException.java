@@ -1,4 +1,4 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.wire;
 
 /** A request that ends with a Kubernetes {@code Status}; thrown anywhere, answered once by the router. */
 public final class ApiException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.wire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
-import io.eventplane.gateway.api.KubeStatus.Cause;
+import io.eventplane.gateway.wire.KubeStatus.Cause;
 import org.apache.avro.specific.SpecificRecord;
 
 /**

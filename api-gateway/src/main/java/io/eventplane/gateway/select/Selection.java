@@ -1,4 +1,4 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.select;
 
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.meta.ObjectAccess;
@@ -9,12 +9,6 @@ import org.apache.avro.specific.SpecificRecord;
  * Which objects a list or watch is about: a kind, a namespace (null: all, or cluster-scoped) and the selectors.
  */
 public record Selection(KindInfo kind, String namespace, LabelSelector labels, FieldSelector fields) {
-
-    public static Selection of(ApiRequest request, ResourcePath path) {
-        LabelSelector labels = LabelSelector.parse(request.param("labelSelector"));
-        FieldSelector fields = FieldSelector.parse(request.param("fieldSelector"), path.kind());
-        return new Selection(path.kind(), path.kind().namespaced() ? path.namespace() : null, labels, fields);
-    }
 
     /** The namespace as the view keys it: null for all namespaces and for cluster-scoped kinds. */
     public String viewNamespace() {

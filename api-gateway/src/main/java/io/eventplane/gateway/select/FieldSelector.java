@@ -1,6 +1,8 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.select;
 
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Statuses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.wire;
 
 import java.util.List;
 

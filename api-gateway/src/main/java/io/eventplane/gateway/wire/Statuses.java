@@ -1,9 +1,9 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.wire;
 
 import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.kinds.KindInfo;
-import io.eventplane.gateway.api.KubeStatus.Cause;
-import io.eventplane.gateway.api.KubeStatus.Details;
+import io.eventplane.gateway.wire.KubeStatus.Cause;
+import io.eventplane.gateway.wire.KubeStatus.Details;
 import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.StatusCause;
 import java.util.ArrayList;
