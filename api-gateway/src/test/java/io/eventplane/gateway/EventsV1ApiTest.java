@@ -7,26 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** events.k8s.io/v1 Event: the same stored events as core/v1, served with the newer field names. */
 class EventsV1ApiTest {
     private static final String CORE = "/api/v1/namespaces/default/events";
     private static final String V1 = "/apis/events.k8s.io/v1/namespaces/default/events";
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     @Test
     @DisplayName("a core/v1 Event reads as events.k8s.io/v1 (regarding, note, reportingController, deprecated*)")

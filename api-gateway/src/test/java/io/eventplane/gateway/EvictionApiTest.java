@@ -7,26 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** pods/eviction: a deletion that respects PodDisruptionBudgets, with Kubernetes' answers. */
 class EvictionApiTest {
     private static final String PODS = "/api/v1/namespaces/default/pods";
     private static final String PDBS = "/apis/policy/v1/namespaces/default/poddisruptionbudgets";
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     private static String pod(String name, String app) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"app\":\""

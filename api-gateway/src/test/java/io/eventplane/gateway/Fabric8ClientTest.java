@@ -19,24 +19,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** fabric8 7.8 (JDK HTTP client) as a second real client of the gateway. */
 class Fabric8ClientTest {
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     private static KubernetesClient client(boolean onlyHttpWatches) {
         Config config = new ConfigBuilder().withMasterUrl(f.url()).withNamespace("default")

@@ -17,35 +17,53 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real cluster for one test class: the JVM's shared broker and registry, a writer and a gateway on topics of their
- * own (so test classes never share state), and a plain HTTP client.
+ * own (so test classes never share state), and a plain HTTP client. A test class registers it as an extension,
+ * {@code @RegisterExtension static final GatewayFixture f = new GatewayFixture();}, which starts it before the class's
+ * {@code @BeforeAll} methods and stops it after its {@code @AfterAll} methods.
  */
-final class GatewayFixture implements AutoCloseable {
+final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
     static final ObjectMapper JSON = new ObjectMapper();
-    final EventplaneConfig config;
-    final WriterService writer;
-    final GatewayServer gateway;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
+    EventplaneConfig config;
+    WriterService writer;
+    GatewayServer gateway;
 
-    private GatewayFixture(EventplaneConfig config, WriterService writer, GatewayServer gateway) {
-        this.config = config;
-        this.writer = writer;
-        this.gateway = gateway;
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        start();
     }
 
-    static GatewayFixture start() throws IOException {
+    @Override
+    public void afterAll(ExtensionContext context) {
+        stop();
+    }
+
+    void start() throws IOException {
         SharedCluster cluster = SharedCluster.get().startAll();
         Topics topics = new Topics("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10));
-        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(), topics, 1);
+        config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(), topics, 1);
         Path state = Files.createTempDirectory("writer-state");
-        WriterService writer = new WriterService(config, state, 20).start();
+        writer = new WriterService(config, state, 20).start();
         awaitTrue("the writer runs", writer::isReady, Duration.ofSeconds(60));
-        GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");
+        gateway = GatewayServer.start(config, 0, "127.0.0.1");
         awaitTrue("the gateway is ready", gateway::isReady, Duration.ofSeconds(60));
-        return new GatewayFixture(config, writer, gateway);
+    }
+
+    /** Stops whatever {@link #start()} got to start. */
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (writer != null) {
+            writer.close();
+        }
     }
 
     static void awaitTrue(String what, BooleanSupplier condition, Duration timeout) {
@@ -132,11 +150,5 @@ final class GatewayFixture implements AutoCloseable {
                   "addresses":[{"type":"InternalIP","address":"10.0.0.7"}],
                   "nodeInfo":{"kubeletVersion":"v1.32.5","osImage":"Debian GNU/Linux 12","kernelVersion":"6.1.0",
                    "containerRuntimeVersion":"containerd://1.7.0"}}}""".formatted(name);
-    }
-
-    @Override
-    public void close() {
-        gateway.close();
-        writer.close();
     }
 }

@@ -1,5 +1,8 @@
 package io.eventplane.gateway;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,20 +11,43 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Runs the real kubectl from PATH against a gateway, with its own kubeconfig, cache and HOME in a directory. */
-final class Kubectl {
+/**
+ * The real kubectl from PATH against a gateway of its own (a {@link GatewayFixture}), with its own kubeconfig, cache
+ * and HOME in a temporary directory. A test class registers it as an extension,
+ * {@code @RegisterExtension static final Kubectl kubectl = new Kubectl();}; without kubectl on PATH the class is
+ * skipped before any cluster starts.
+ */
+final class Kubectl implements BeforeAllCallback, AfterAllCallback {
     record Result(int exit, String out) {
     }
 
-    private final Path dir;
+    final GatewayFixture gateway = new GatewayFixture();
+    private Path dir;
 
-    private Kubectl(Path dir) {
-        this.dir = dir;
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        assumeTrue(onPath() != null, "kubectl is not on PATH");
+        gateway.start();
+        dir = Files.createTempDirectory(context.getRequiredTestClass().getSimpleName());
+        writeKubeconfig(gateway.url());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        gateway.stop();
+    }
+
+    /** Where kubeconfig, cache and HOME live; tests write their manifests here too. */
+    Path dir() {
+        return dir;
     }
 
     /** The kubectl executable on PATH, or null. */
-    static String onPath() {
+    private static String onPath() {
         for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             File k = new File(p, "kubectl");
             if (k.canExecute()) {
@@ -31,8 +57,8 @@ final class Kubectl {
         return null;
     }
 
-    /** Writes a kubeconfig in dir pointing at server (anonymous user, namespace default). */
-    static Kubectl configure(Path dir, String server) throws IOException {
+    /** A kubeconfig pointing at server (anonymous user, namespace default). */
+    private void writeKubeconfig(String server) throws IOException {
         Files.writeString(dir.resolve("kubeconfig"), """
                 apiVersion: v1
                 kind: Config
@@ -51,7 +77,6 @@ final class Kubectl {
                 - name: anonymous
                   user: {}
                 """.formatted(server));
-        return new Kubectl(dir);
     }
 
     Result run(String... args) throws IOException, InterruptedException {
@@ -72,5 +97,12 @@ final class Kubectl {
             throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
         }
         return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /** Runs kubectl and asserts it exits 0. */
+    Result ok(String... args) throws IOException, InterruptedException {
+        Result r = run(args);
+        assertEquals(0, r.exit(), () -> "kubectl " + String.join(" ", args) + ":\n" + r.out());
+        return r;
     }
 }

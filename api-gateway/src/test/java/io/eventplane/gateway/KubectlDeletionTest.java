@@ -3,41 +3,23 @@ package io.eventplane.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kubectl's deletion flags against the gateway and the writer (no garbage collector here: what is checked is how the
  * API records the request; the collector's part is tested in the reconcilers module). Skipped without kubectl.
  */
 class KubectlDeletionTest {
-    private static GatewayFixture f;
-    private static Path dir;
-    private static Kubectl kubectl;
-
-    @BeforeAll
-    static void start() throws Exception {
-        assumeTrue(Kubectl.onPath() != null, "kubectl is not on PATH");
-        f = GatewayFixture.start();
-        dir = Files.createTempDirectory("kubectl");
-        kubectl = Kubectl.configure(dir, f.url());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (f != null) {
-            f.close();
-        }
-    }
+    @RegisterExtension
+    static final Kubectl kubectl = new Kubectl();
 
     private static void apply(String yaml) throws Exception {
-        Path file = Files.createTempFile(dir, "obj", ".yaml");
+        Path file = Files.createTempFile(kubectl.dir(), "obj", ".yaml");
         Files.writeString(file, yaml);
         Kubectl.Result r = kubectl.run("apply", "-f", file.toString());
         assertEquals(0, r.exit(), r.out());

@@ -2,35 +2,22 @@ package io.eventplane.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The real kubectl (the dispatcher on PATH picks kubectl 1.32 from /version) against the gateway; skipped without it. */
 class KubectlSmokeTest {
-    private static GatewayFixture f;
-    private static Path dir;
-    private static Kubectl kubectl;
+    @RegisterExtension
+    static final Kubectl kubectl = new Kubectl();
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Kubectl.onPath() != null, "kubectl is not on PATH");
-        f = GatewayFixture.start();
-        dir = Files.createTempDirectory("kubectl");
-        kubectl = Kubectl.configure(dir, f.url());
-        assertEquals(201, f.post("/api/v1/nodes", GatewayFixture.node("node-1")).statusCode());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (f != null) {
-            f.close();
-        }
+        assertEquals(201, kubectl.gateway.post("/api/v1/nodes", GatewayFixture.node("node-1")).statusCode());
     }
 
     @Test
@@ -41,7 +28,7 @@ class KubectlSmokeTest {
         assertTrue(nodes.out().matches("(?s)NAME\\s+STATUS\\s+ROLES\\s+AGE\\s+VERSION.*node-1\\s+Ready\\s+worker.*"),
                 nodes.out());
 
-        Path pod = dir.resolve("pod.yaml");
+        Path pod = kubectl.dir().resolve("pod.yaml");
         Files.writeString(pod, """
                 apiVersion: v1
                 kind: Pod

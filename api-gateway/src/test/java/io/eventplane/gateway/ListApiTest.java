@@ -11,19 +11,19 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Lists: selectors, paging and server-side printing (Tables). */
 class ListApiTest {
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
-    private static GatewayFixture f;
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     @BeforeAll
     static void start() throws Exception {
-        f = GatewayFixture.start();
         assertEquals(201, f.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"shop\"}}").statusCode());
         String pods = "/api/v1/namespaces/shop/pods";
         assertEquals(201, f.post(pods, pod("web-1", "\"labels\":{\"app\":\"web\",\"tier\":\"front\"}")).statusCode());
@@ -33,11 +33,6 @@ class ListApiTest {
         assertEquals(201, f.post(pods + "/web-1/binding",
                 "{\"metadata\":{\"name\":\"web-1\"},\"target\":{\"kind\":\"Node\",\"name\":\"node-a\"}}").statusCode());
         assertEquals(201, f.post("/api/v1/nodes", GatewayFixture.node("node-a")).statusCode());
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
     }
 
     private static List<String> names(String query) {

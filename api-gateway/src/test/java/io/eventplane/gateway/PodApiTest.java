@@ -13,25 +13,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The pod resource end to end: gateway, real writer, real broker and registry. */
 class PodApiTest {
     private static final String PODS = "/api/v1/namespaces/default/pods";
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     private static List<String> podNames() {
         JsonNode list = json(f.get(PODS));

@@ -9,25 +9,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The scale subresource (autoscaling/v1 Scale): GET, merge patch (kubectl scale), PUT (fabric8), conflicts. */
 class ScaleApiTest {
     private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     private static JsonNode create(String url, String file, String name) {
         String text = WorkloadApiTest.example(file).replaceFirst("(?m)^  name: .*$", "  name: " + name);

@@ -15,26 +15,21 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Watches on the wire: chunked, one JSON event per line, from a list's resourceVersion without loss or duplicates. */
 class WatchApiTest {
-    private static GatewayFixture f;
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     @BeforeAll
     static void start() throws Exception {
-        f = GatewayFixture.start();
         for (String ns : List.of("watch-a", "watch-b", "watch-c", "watch-d", "watch-e")) {
             assertEquals(201, f.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode());
         }
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
     }
 
     @Test

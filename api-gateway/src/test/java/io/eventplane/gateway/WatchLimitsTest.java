@@ -20,15 +20,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The bounds of watches, on a view that retains only a few changes: 410 for old positions, slow watchers closed. */
 class WatchLimitsTest {
-    private static GatewayFixture f;
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
     private static ObjectView smallView;
 
     @BeforeAll
     static void start() throws Exception {
-        f = GatewayFixture.start();
         for (int i = 0; i < 10; i++) {
             assertEquals(201, f.post("/api/v1/namespaces/default/pods", pod("p" + i, null)).statusCode());
         }
@@ -39,7 +40,6 @@ class WatchLimitsTest {
     @AfterAll
     static void stop() {
         smallView.close();
-        f.close();
     }
 
     private static WatchStreamer.Request request(String rv, Duration timeout) {

@@ -14,10 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,17 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every example workload created through the REST API (as YAML, strict field validation) and read back. */
 class WorkloadApiTest {
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     static String example(String file) {
         try (InputStream in = WorkloadApiTest.class.getResourceAsStream("/examples/" + file)) {

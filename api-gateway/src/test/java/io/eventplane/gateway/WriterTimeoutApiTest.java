@@ -5,24 +5,14 @@ import static io.eventplane.gateway.GatewayFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What a client sees when the writer does not answer. */
 class WriterTimeoutApiTest {
-    private static GatewayFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = GatewayFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        f.close();
-    }
+    @RegisterExtension
+    static final GatewayFixture f = new GatewayFixture();
 
     @Test
     @DisplayName("a write the writer does not decide in time answers 504 Timeout; reads keep working")
