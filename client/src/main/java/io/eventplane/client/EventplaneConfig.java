@@ -46,6 +46,14 @@ public record EventplaneConfig(String bootstrapServers, String registryUrl, Topi
         return v == null || v.isBlank() ? fallback : v;
     }
 
+    /**
+     * The writer's Kafka Streams application id, which is also its consumer group: its committed offsets on the
+     * command log say which commands it has decided.
+     */
+    public String writerGroup() {
+        return topics.prefix() + "-writer";
+    }
+
     /** The serde settings for records of this cluster. */
     public Map<String, Object> serdeConfig() {
         Map<String, Object> m = new HashMap<>();

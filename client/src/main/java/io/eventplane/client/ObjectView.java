@@ -35,12 +35,17 @@ import org.slf4j.LoggerFactory;
  * Readers get objects in key order (namespace/name within a kind, as Kubernetes lists them), a consistent snapshot
  * with its position for list+watch, and watches that replay from a position without loss or duplicates.
  */
-public final class ObjectView implements AutoCloseable {
+public final class ObjectView implements ClusterView, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectView.class);
 
     /** Called on the view's thread after each change is applied; must not block. */
     public interface Listener {
         void onChange(ObjectChanged change);
+
+        /** With the object's change before this one (null when it did not exist): for listeners that need both. */
+        default void onChange(ObjectChanged change, ObjectChanged previous) {
+            onChange(change);
+        }
     }
 
     /** A list and the position it was taken at (a list's resourceVersion). */
@@ -50,7 +55,7 @@ public final class ObjectView implements AutoCloseable {
     private final EventplaneConfig config;
     private final String clientId;
     private final int retained;
-    private final ConcurrentSkipListMap<String, ObjectChanged> objects = new ConcurrentSkipListMap<>();
+    private final ObjectStore store = new ObjectStore();
     private final ArrayDeque<ObjectChanged> recent = new ArrayDeque<>();
     private final long[] positions;
     private final long[] evictedUpTo;
@@ -58,7 +63,6 @@ public final class ObjectView implements AutoCloseable {
     private final List<Sub> subscribers = new CopyOnWriteArrayList<>();
     private final Map<String, CompletableFuture<ObjectChanged>> pendingRequests = new ConcurrentHashMap<>();
     private final Map<String, List<CompletableFuture<Void>>> positionWaiters = new HashMap<>();
-    private final Map<String, Index> indexes = new ConcurrentHashMap<>();
     private final CountDownLatch ready = new CountDownLatch(1);
     private final Object lock = new Object();
     private volatile long consumerPositionTotal;
@@ -94,44 +98,14 @@ public final class ObjectView implements AutoCloseable {
     /** The pods-by-node index: what the kubelet (node-sim) and `--field-selector spec.nodeName=` read. */
     public static final String PODS_BY_NODE = "pods-by-node";
 
-    /** A secondary index: for one kind, the keys of objects by the value a function extracts (null: not indexed). */
-    private record Index(String kind, java.util.function.Function<ObjectChanged, String> value,
-                         Map<String, java.util.NavigableSet<String>> keys) {
-        void remove(String key, ObjectChanged old) {
-            String v = old == null ? null : value.apply(old);
-            if (v != null) {
-                java.util.NavigableSet<String> set = keys.get(v);
-                if (set != null) {
-                    set.remove(key);
-                    if (set.isEmpty()) {
-                        keys.remove(v);
-                    }
-                }
-            }
-        }
-
-        void add(String key, ObjectChanged now) {
-            String v = value.apply(now);
-            if (v != null) {
-                keys.computeIfAbsent(v, x -> new java.util.concurrent.ConcurrentSkipListSet<>()).add(key);
-            }
-        }
-    }
-
     /**
-     * Adds a secondary index over objects of {@code kind}; call before {@link #start}. Lists by an indexed value cost
-     * the size of the answer, not of the whole kind.
+     * Adds a secondary index over objects of {@code kind} (before {@link #start}, or on a running shared view: the
+     * index is filled from what the view holds).
      */
+    @Override
     public ObjectView addIndex(String name, String kind, java.util.function.Function<ObjectChanged, String> value) {
         synchronized (lock) {
-            if (indexes.containsKey(name)) {
-                return this;
-            }
-            Index index = new Index(kind, value, new ConcurrentHashMap<>());
-            for (ObjectChanged c : list(kind, null)) { // a view shared by several services may be running already
-                index.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()), c);
-            }
-            indexes.put(name, index);
+            store.addIndex(name, kind, value);
         }
         return this;
     }
@@ -144,30 +118,19 @@ public final class ObjectView implements AutoCloseable {
         });
     }
 
-    /** The objects an index holds under {@code value}, in key order (empty when the index does not exist). */
+    @Override
     public List<ObjectChanged> indexed(String index, String value) {
-        Index idx = indexes.get(index);
-        if (idx == null) {
-            return List.of();
-        }
-        List<ObjectChanged> out = new ArrayList<>();
-        for (String key : idx.keys().getOrDefault(value, java.util.Collections.emptyNavigableSet())) {
-            ObjectChanged c = objects.get(key);
-            if (c != null) {
-                out.add(c);
-            }
-        }
-        return out;
+        return store.indexed(index, value);
     }
 
-    /** Objects of one kind in one namespace whose names start with {@code namePrefix}, in key order. */
+    @Override
     public Collection<ObjectChanged> listByNamePrefix(String kind, String namespace, String namePrefix) {
-        String prefix = Keys.prefix(kind, namespace) + namePrefix;
-        return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+        return store.listByNamePrefix(kind, namespace, namePrefix);
     }
 
+    @Override
     public boolean hasIndex(String name) {
-        return indexes.containsKey(name);
+        return store.hasIndex(name);
     }
 
     /**
@@ -178,8 +141,8 @@ public final class ObjectView implements AutoCloseable {
         synchronized (lock) {
             listeners.add(listener);
             if (started) {
-                for (ObjectChanged c : objects.values()) {
-                    listener.onChange(c);
+                for (ObjectChanged c : store.all()) {
+                    listener.onChange(c, null);
                 }
             }
         }
@@ -252,7 +215,7 @@ public final class ObjectView implements AutoCloseable {
                     }
                 }
                 if (ready.getCount() > 0 && caughtUp(parts, end)) {
-                    LOG.info("{}: view ready with {} objects after {} changes", clientId, objects.size(), applied);
+                    LOG.info("{}: view ready with {} objects after {} changes", clientId, store.size(), applied);
                     ready.countDown();
                 }
                 long total = 0;
@@ -285,16 +248,9 @@ public final class ObjectView implements AutoCloseable {
 
     private void apply(ObjectChanged change) {
         String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
+        ObjectChanged previous;
         synchronized (lock) {
-            ObjectChanged previous = change.getType() == ChangeType.DELETED ? objects.remove(key) : objects.put(key, change);
-            for (Index index : indexes.values()) {
-                if (index.kind().equals(change.getKind())) {
-                    index.remove(key, previous);
-                    if (change.getType() != ChangeType.DELETED) {
-                        index.add(key, change);
-                    }
-                }
-            }
+            previous = store.apply(change);
             int p = ResourceVersions.partition(change.getResourceVersion(), positions.length);
             positions[p] = Math.max(positions[p], change.getResourceVersion());
             recent.addLast(change);
@@ -323,7 +279,7 @@ public final class ObjectView implements AutoCloseable {
         }
         for (Listener l : listeners) {
             try {
-                l.onChange(change);
+                l.onChange(change, previous);
             } catch (RuntimeException e) {
                 LOG.warn("{}: listener failed on {}: {}", clientId, key, e.toString(), e);
             }
@@ -340,22 +296,18 @@ public final class ObjectView implements AutoCloseable {
         }
     }
 
+    @Override
     public Optional<ObjectChanged> get(String key) {
-        return Optional.ofNullable(objects.get(key));
+        return store.get(key);
     }
 
-    public Optional<ObjectChanged> get(String kind, String namespace, String name) {
-        return get(Keys.of(kind, namespace, name));
-    }
-
-    /** Objects of one kind, in one namespace or (null) all, in key order. */
+    @Override
     public Collection<ObjectChanged> list(String kind, String namespace) {
-        String prefix = Keys.prefix(kind, namespace);
-        return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+        return store.list(kind, namespace);
     }
 
     public int size() {
-        return objects.size();
+        return store.size();
     }
 
     /** A consistent list and the position it reflects. */
@@ -373,15 +325,15 @@ public final class ObjectView implements AutoCloseable {
 
     /** Like {@link #snapshot(String, String, Predicate)}, reading only the objects an index holds under {@code value}. */
     public Snapshot snapshot(String index, String value, String namespace, Predicate<ObjectChanged> filter) {
-        Index idx = indexes.get(index);
+        Map.Entry<String, java.util.NavigableSet<String>> idx = store.indexedKeys(index, value);
         if (idx == null) {
             throw new IllegalArgumentException("no index " + index);
         }
-        String prefix = Keys.prefix(idx.kind(), namespace);
+        String prefix = Keys.prefix(idx.getKey(), namespace);
         synchronized (lock) {
             List<ObjectChanged> items = new ArrayList<>();
-            for (String key : idx.keys().getOrDefault(value, java.util.Collections.emptyNavigableSet())) {
-                ObjectChanged c = objects.get(key);
+            for (String key : idx.getValue()) {
+                ObjectChanged c = store.get(key).orElse(null);
                 if (c != null && key.startsWith(prefix) && filter.test(c)) {
                     items.add(c);
                 }
@@ -393,7 +345,7 @@ public final class ObjectView implements AutoCloseable {
     /** Every object of every kind in key order, and the position they reflect: what a state digest is taken over. */
     public Snapshot snapshotAll() {
         synchronized (lock) {
-            return new Snapshot(new ArrayList<>(objects.values()), ResourceVersions.copy(positions));
+            return new Snapshot(new ArrayList<>(store.all()), ResourceVersions.copy(positions));
         }
     }
 
@@ -463,7 +415,7 @@ public final class ObjectView implements AutoCloseable {
      */
     public CompletableFuture<Void> awaitVersion(String key, long resourceVersion) {
         synchronized (lock) {
-            ObjectChanged c = objects.get(key);
+            ObjectChanged c = store.get(key).orElse(null);
             if (c != null && c.getResourceVersion() >= resourceVersion) {
                 return CompletableFuture.completedFuture(null);
             }

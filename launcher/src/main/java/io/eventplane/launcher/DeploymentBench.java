@@ -1,11 +1,14 @@
 package io.eventplane.launcher;
 
+import io.eventplane.scheduler.Scheduler;
+import io.eventplane.reconcile.ControllerRuntime;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.controllers.ControllerManager;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.TopicSetup;
-import io.eventplane.controllers.WorkloadControllers;
 import io.eventplane.model.Container;
 import io.eventplane.model.Deployment;
 import io.eventplane.model.DeploymentSpec;
@@ -16,7 +19,6 @@ import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodTemplateSpec;
 import io.eventplane.nodesim.NodeShape;
 import io.eventplane.nodesim.NodeSimulator;
-import io.eventplane.scheduler.SchedulerService;
 import io.eventplane.schemas.Topics;
 import io.eventplane.topology.WriterService;
 import java.io.PrintStream;
@@ -45,8 +47,9 @@ final class DeploymentBench {
         try (WriterService writer = new WriterService(config, work.resolve("writer"), 20).start();
              ObjectView view = new ObjectView(config, "bench-view").start();
              NodeSimulator sim = new NodeSimulator(config, nodes, NodeShape.defaults(), Clock.systemUTC()).start();
-             SchedulerService scheduler = new SchedulerService(config, "scheduler").start();
-             WorkloadControllers controllers = WorkloadControllers.start(config, Clock.systemUTC());
+             Controller scheduler = Scheduler.controller(config, "scheduler").start();
+             ControllerRuntime controllers = ControllerManager.start(config, Clock.systemUTC(),
+                     "replicaset,deployment", false);
              CommandSender sender = new CommandSender(config, "bench")) {
             awaitTrue("the control loop", () -> writer.isReady() && view.isReady() && sim.isReady() && scheduler.isReady()
                     && controllers.isReady(), Duration.ofMinutes(2));

@@ -1,5 +1,7 @@
 package io.eventplane.launcher;
 
+import io.eventplane.reconcile.Controller;
+import io.eventplane.gc.GarbageCollector;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
@@ -9,7 +11,6 @@ import io.eventplane.client.TopicSetup;
 import io.eventplane.client.WatchEvent;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
-import io.eventplane.gc.GarbageCollectorService;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.DeleteOptions;
 import io.eventplane.log.ObjectChanged;
@@ -51,7 +52,8 @@ final class GcBench {
         try (WriterService writer = new WriterService(config, work.resolve("gcbench-writer"), 20).start();
              ObjectView view = new ObjectView(config, "gcbench-view").start();
              CommandSender sender = new CommandSender(config, "gcbench");
-             GarbageCollectorService gc = new GarbageCollectorService(config, "garbage-collector").start()) {
+             Controller gc = Controller.keyed(config, "garbage-collector", "garbage-collector-controller",
+                     java.time.Clock.systemUTC(), new GarbageCollector()).start()) {
             await(() -> writer.isReady() && view.isReady() && gc.isReady(), Duration.ofSeconds(120));
             out.printf("gc bench: Deployment -> ReplicaSet -> %d pods, deleted in each mode%n", pods);
             for (String mode : List.of("Background", "Foreground", "Orphan")) {
@@ -93,7 +95,7 @@ final class GcBench {
                 }
                 out.printf("  %-10s %8.2f s  (%.0f objects/s)  %s%n", mode, seconds, (pods + 2) / seconds, verdict);
             }
-            out.printf("  garbage collector: %d deletion(s), %d update(s)%n", gc.deletions(), gc.updates());
+            out.printf("  garbage collector: %s%n", gc.metrics());
         }
     }
 

@@ -1,10 +1,13 @@
 package io.eventplane.launcher;
 
+import io.eventplane.scheduler.Scheduler;
+import io.eventplane.reconcile.ControllerRuntime;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.controllers.ControllerManager;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.TopicSetup;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.nodesim.NodeSimulator;
-import io.eventplane.scheduler.SchedulerService;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
 import io.eventplane.testkit.EmbeddedKafka;
@@ -71,8 +74,7 @@ final class LocalCluster implements AutoCloseable {
         gateway.addReadinessCheck("writer", writer::isReady);
         step("API gateway serving " + gateway.url() + " (event log replayed into its view)");
 
-        SchedulerService scheduler = new SchedulerService(config, "scheduler");
-        scheduler.start();
+        Controller scheduler = Scheduler.controller(config, "scheduler").start();
         running.push(scheduler);
         gateway.addReadinessCheck("scheduler", scheduler::isReady);
 
@@ -87,23 +89,13 @@ final class LocalCluster implements AutoCloseable {
         io.eventplane.client.log.SnapshotService snapshots =
                 io.eventplane.client.log.SnapshotService.fromEnvironment(config).start();
         running.push(snapshots);
-        io.eventplane.controllers.WorkloadControllers controllers =
-                io.eventplane.controllers.WorkloadControllers.start(config, Clock.systemUTC());
+        // Every controller of kube-controller-manager's kind, one process, no leader election (one instance).
+        ControllerRuntime controllers = ControllerManager.start(config, Clock.systemUTC(), "*", false);
         running.push(controllers);
         gateway.addReadinessCheck("controllers", controllers::isReady);
-        await("workload controllers", controllers::isReady, Duration.ofSeconds(60));
-        step("Deployment, ReplicaSet, ReplicationController and disruption controllers running");
-        // Garbage collector, node lifecycle controller and pod GC: controllers of their own, as kube-controller-manager's.
-        io.eventplane.gc.GarbageCollectorService gc = new io.eventplane.gc.GarbageCollectorService(config, "garbage-collector").start();
-        running.push(gc);
-        gateway.addReadinessCheck("garbage-collector", gc::isReady);
-        io.eventplane.nodelifecycle.NodeLifecycleService lifecycle =
-                new io.eventplane.nodelifecycle.NodeLifecycleService(config, "node-controller").start();
-        running.push(lifecycle);
-        gateway.addReadinessCheck("node-controller", lifecycle::isReady);
-        await("garbage-collector", gc::isReady, Duration.ofSeconds(60));
-        await("node-controller", lifecycle::isReady, Duration.ofSeconds(60));
-        step("garbage collector and node lifecycle controller running");
+        await("controllers", controllers::isReady, Duration.ofSeconds(60));
+        step("controllers running: " + String.join(", ", ControllerManager.select("*").stream()
+                .map(ControllerManager.Definition::name).toList()));
 
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
         Connection.write(data.resolve(Connection.FILE), config);

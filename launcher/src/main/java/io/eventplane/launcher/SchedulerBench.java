@@ -1,5 +1,7 @@
 package io.eventplane.launcher;
 
+import io.eventplane.scheduler.Scheduler;
+import io.eventplane.reconcile.Controller;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
@@ -25,7 +27,6 @@ import io.eventplane.model.ResourceRequirements;
 import io.eventplane.model.TopologySpreadConstraint;
 import io.eventplane.scheduler.SchedulerDecider;
 import io.eventplane.scheduler.SchedulerObserver;
-import io.eventplane.scheduler.SchedulerService;
 import io.eventplane.topology.WriterService;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ import java.util.concurrent.atomic.LongAdder;
  * scheduler_perf, with every decision committed to the log by the real writer on a real broker.
  *
  * <p>Phase 1 (throughput): N Ready nodes and P pending pods are created through the writer first; then the real
- * {@link SchedulerService} starts, replays the log and binds them all. pods/s is P over the time from the scheduler
+ * {@link Scheduler} starts, replays the log and binds them all. pods/s is P over the time from the scheduler
  * being ready to the last binding visible in its view; it reports the decision time per pod, the time from sending a
  * binding to seeing it in the log, and how the scheduler's time splits between snapshots and decisions.
  *
@@ -109,9 +110,9 @@ final class SchedulerBench {
 
             Stats stats = new Stats();
             long startNanos = System.nanoTime();
-            try (SchedulerService scheduler = new SchedulerService(config, "bench-scheduler",
-                    SchedulerDecider.DEFAULT_SCHEDULER, Clock.systemUTC(), Duration.ofSeconds(30),
-                    new SchedulerDecider.Profile(options.intValue("seed", 1), 0, null)).observe(stats)) {
+            try (Controller scheduler = Scheduler.controller(config, "bench-scheduler", Clock.systemUTC(),
+                    new Scheduler(SchedulerDecider.DEFAULT_SCHEDULER, Duration.ofSeconds(30),
+                            new SchedulerDecider.Profile(options.intValue("seed", 1), 0, null)).observe(stats))) {
                 scheduler.start();
                 while (!scheduler.isReady()) {
                     Thread.sleep(5);

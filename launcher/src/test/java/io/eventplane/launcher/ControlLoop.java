@@ -1,5 +1,9 @@
 package io.eventplane.launcher;
 
+import io.eventplane.scheduler.Scheduler;
+import io.eventplane.reconcile.ControllerRuntime;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.controllers.ControllerManager;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
@@ -7,7 +11,6 @@ import io.eventplane.client.ViewWaiter;
 import io.eventplane.nodesim.KubeletConfig;
 import io.eventplane.nodesim.NodeShape;
 import io.eventplane.nodesim.NodeSimulator;
-import io.eventplane.scheduler.SchedulerService;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.topology.WriterService;
@@ -28,11 +31,11 @@ final class ControlLoop implements AutoCloseable {
     private WriterService writer;
     private ObjectView view;
     private NodeSimulator nodes;
-    private SchedulerService scheduler;
+    private Controller scheduler;
     private CommandSender sender;
     private EventplaneConfig config;
     private KubeletConfig kubelet;
-    private io.eventplane.controllers.WorkloadControllers controllers;
+    private ControllerRuntime controllers;
 
     /** The simulated kubelets' timing (before {@link #start}); node-sim's defaults otherwise. */
     ControlLoop withKubelet(KubeletConfig config) {
@@ -54,7 +57,7 @@ final class ControlLoop implements AutoCloseable {
             nodes.withKubelet(kubelet);
         }
         nodes.start();
-        scheduler = new SchedulerService(config, "scheduler").start();
+        scheduler = Scheduler.controller(config, "scheduler").start();
         sender = new CommandSender(config, "test-user");
         waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),
                 () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()
@@ -64,7 +67,7 @@ final class ControlLoop implements AutoCloseable {
 
     /** Also starts the workload controllers (Deployment, ReplicaSet, ReplicationController) and waits for them. */
     ControlLoop startControllers() {
-        controllers = io.eventplane.controllers.WorkloadControllers.start(config, Clock.systemUTC());
+        controllers = ControllerManager.start(config, Clock.systemUTC(), "replicaset,replicationcontroller,deployment,disruption", false);
         waiter.awaitTrue(DEADLINE, controllers::isReady, () -> "controllers not ready");
         return this;
     }

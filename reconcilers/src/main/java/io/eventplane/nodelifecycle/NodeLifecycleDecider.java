@@ -1,5 +1,7 @@
 package io.eventplane.nodelifecycle;
 
+import io.eventplane.core.meta.Conditions;
+import io.eventplane.core.meta.Taints;
 import io.eventplane.model.Node;
 import io.eventplane.model.NodeCondition;
 import io.eventplane.model.NodeSpec;
@@ -239,21 +241,7 @@ public final class NodeLifecycleDecider {
 
     /** The pod with {@code condition} set (replacing one of its type), and the phase when one is given. */
     public static Pod withCondition(Pod pod, PodCondition condition, String phase) {
-        PodStatus status = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
-        List<PodCondition> conditions = new ArrayList<>();
-        if (status.getConditions() != null) {
-            for (PodCondition c : status.getConditions()) {
-                if (!condition.getType().equals(c.getType())) {
-                    conditions.add(c);
-                }
-            }
-        }
-        conditions.add(condition);
-        PodStatus.Builder b = PodStatus.newBuilder(status).setConditions(conditions);
-        if (phase != null) {
-            b.setPhase(phase);
-        }
-        return Pod.newBuilder(pod).setStatus(b.build()).build();
+        return Conditions.withPodCondition(pod, condition, phase);
     }
 
     static Node unknown(Node node, Instant now) {
@@ -277,7 +265,7 @@ public final class NodeLifecycleDecider {
     }
 
     public static String readyStatus(Node node) {
-        return conditionStatus(node, "Ready");
+        return Conditions.nodeReady(node);
     }
 
     static String conditionStatus(Node node, String type) {

@@ -1,10 +1,10 @@
 package io.eventplane.podgc;
 
+import io.eventplane.core.meta.Conditions;
+import io.eventplane.core.meta.Taints;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.nodelifecycle.NodeLifecycleDecider;
-import io.eventplane.nodelifecycle.Taints;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,7 +41,7 @@ public final class PodGcDecider {
         for (Pod pod : pods) {
             Node node = byName.get(nodeName(pod));
             if (pod.getMetadata().getDeletionTimestamp() != null && node != null
-                    && !"True".equals(NodeLifecycleDecider.readyStatus(node))
+                    && !"True".equals(Conditions.nodeReady(node))
                     && node.getSpec() != null && node.getSpec().getTaints() != null
                     && node.getSpec().getTaints().stream().anyMatch(t -> Taints.OUT_OF_SERVICE.equals(t.getKey()))) {
                 add(out, taken, pod, failed(pod, null, now), "terminating on an out-of-service node");
@@ -89,7 +89,7 @@ public final class PodGcDecider {
             return Pod.newBuilder(pod).setStatus(io.eventplane.model.PodStatus.newBuilder(
                     pod.getStatus() == null ? new io.eventplane.model.PodStatus() : pod.getStatus()).setPhase("Failed").build()).build();
         }
-        return NodeLifecycleDecider.withCondition(pod, condition, "Failed");
+        return Conditions.withPodCondition(pod, condition, "Failed");
     }
 
     private static String nodeName(Pod pod) {

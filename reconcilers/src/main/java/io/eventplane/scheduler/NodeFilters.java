@@ -1,5 +1,6 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.core.meta.Taints;
 import io.eventplane.model.Taint;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ final class NodeFilters {
     }
 
     static String unschedulable(PodInfo pod, NodeState node) {
-        if (!node.offer.unschedulable() || NodeMatch.tolerates(pod.tolerations, CORDON)) {
+        if (!node.offer.unschedulable() || Taints.tolerates(pod.tolerations, CORDON)) {
             return null;
         }
         return REASON_UNSCHEDULABLE;

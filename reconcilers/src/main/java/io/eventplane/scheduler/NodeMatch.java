@@ -1,5 +1,6 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.core.meta.Taints;
 import io.eventplane.model.NodeSelector;
 import io.eventplane.model.NodeSelectorRequirement;
 import io.eventplane.model.NodeSelectorTerm;
@@ -86,30 +87,10 @@ final class NodeMatch {
         }
     }
 
-    static boolean tolerates(List<Toleration> tolerations, Taint taint) {
-        for (Toleration t : tolerations) {
-            if (tolerates(t, taint)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static boolean tolerates(Toleration t, Taint taint) {
-        if (t.getEffect() != null && !t.getEffect().isEmpty() && !t.getEffect().equals(taint.getEffect())) {
-            return false;
-        }
-        boolean anyKey = t.getKey() == null || t.getKey().isEmpty();
-        if ("Exists".equals(t.getOperator())) {
-            return anyKey || t.getKey().equals(taint.getKey());
-        }
-        return !anyKey && t.getKey().equals(taint.getKey()) && nz(t.getValue()).equals(nz(taint.getValue()));
-    }
-
     /** The first NoSchedule or NoExecute taint the pod does not tolerate, or null. */
     static Taint untoleratedHardTaint(List<Toleration> tolerations, List<Taint> taints) {
         for (Taint t : taints) {
-            if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !tolerates(tolerations, t)) {
+            if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !Taints.tolerates(tolerations, t)) {
                 return t;
             }
         }

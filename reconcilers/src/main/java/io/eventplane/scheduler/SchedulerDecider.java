@@ -1,5 +1,6 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.core.meta.Taints;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
@@ -297,7 +298,7 @@ public final class SchedulerDecider {
     private static boolean toleratesSoft(List<Toleration> tolerations, Taint taint) {
         for (Toleration t : tolerations) {
             boolean effect = t.getEffect() == null || t.getEffect().isEmpty() || "PreferNoSchedule".equals(t.getEffect());
-            if (effect && NodeMatch.tolerates(t, taint)) {
+            if (effect && Taints.tolerates(t, taint)) {
                 return true;
             }
         }

@@ -1,7 +1,8 @@
 package io.eventplane.scheduler;
 
 import io.eventplane.client.EventplaneConfig;
-import java.util.concurrent.CountDownLatch;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.reconcile.LeaderElection;
 
 /**
  * The scheduler as its own process. Configuration from the environment ({@link EventplaneConfig#fromEnvironment()});
@@ -17,16 +18,10 @@ public final class SchedulerMain {
     public static void main(String[] args) throws InterruptedException {
         EventplaneConfig config = EventplaneConfig.fromEnvironment();
         String actor = EventplaneConfig.setting("EVENTPLANE_SCHEDULER_ACTOR", "scheduler");
-        SchedulerService scheduler = new SchedulerService(config, actor);
+        Controller scheduler = Scheduler.controller(config, actor);
         if (!"false".equals(EventplaneConfig.setting("EVENTPLANE_SCHEDULER_LEADER_ELECT", "true"))) {
             scheduler.leaderElection(LeaderElection.Settings.defaults()); // run several for a standby
         }
-        scheduler.start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            scheduler.close();
-            stopped.countDown();
-        }, "scheduler-shutdown"));
-        stopped.await();
+        scheduler.start().runUntilShutdown();
     }
 }

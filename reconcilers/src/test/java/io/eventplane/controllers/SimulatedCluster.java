@@ -1,9 +1,15 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.Commands;
+import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
-import io.eventplane.controllers.deployment.DeploymentDecider;
+import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.core.meta.Owners;
+import io.eventplane.core.meta.PodStates;
+import io.eventplane.reconcile.Action;
+import io.eventplane.reconcile.Reconciler;
+import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
 import io.eventplane.core.decide.Decision;
 import io.eventplane.core.decide.ObjectDecider;
@@ -40,19 +46,26 @@ import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * A cluster in memory for decision tests: the real writer decision ({@link ObjectDecider}) over a map, the three
- * controllers' pure decisions, and a scripted kubelet (bind, run, Ready; images in {@link #badImages} never pull).
- * Each {@link #step()} lets every controller and the kubelet take one step; {@link #settle()} steps until nothing
- * changes. No Kafka, no threads, a virtual clock.
+ * A cluster in memory for decision tests: the real writer decision ({@link ObjectDecider}) over an {@link ObjectStore},
+ * the controllers as the runtime runs them ({@link Reconciler}s: every owned key reconciled on the store, the actions
+ * applied through the writer, failures fed back), and a scripted kubelet (bind, run, Ready; images in
+ * {@link #badImages} never pull). Each {@link #step()} lets every controller and the kubelet take one step;
+ * {@link #settle()} steps until nothing changes. No Kafka, no threads, a virtual clock. A new controller joins with
+ * one line in {@link #controllers}.
  */
 public final class SimulatedCluster {
     public final VirtualClock clock = new VirtualClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final ObjectDecider writer = new ObjectDecider(RulesRegistry.standard());
     private final Commands user = new Commands("test-user", clock);
-    private final Commands controllers = new Commands("controllers", clock);
-    private final Map<String, ObjectChanged> store = new TreeMap<>();
-    private final ReplicaReconciler rsc = ReplicaReconciler.replicaSets();
-    private final ReplicaReconciler rcm = ReplicaReconciler.replicationControllers();
+    private final Commands system = new Commands("controllers", clock);
+    private final ObjectStore store = new ObjectStore();
+    /** The controllers, in the order each round runs them. */
+    private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
+            ReplicaReconciler.replicationControllers());
+
+    {
+        controllers.forEach(c -> c.index(store));
+    }
     private final Map<String, String> failures = new HashMap<>();
     private final List<Consumer<SimulatedCluster>> invariants = new ArrayList<>();
     private long position;
@@ -80,14 +93,10 @@ public final class SimulatedCluster {
                             + "\" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods="
                             + list(Pod.class).size() + ", limited: pods=" + podQuota).build();
         }
-        Decision d = writer.decide(command, store.get(key), ++position);
+        Decision d = writer.decide(command, store.get(key).orElse(null), ++position);
         d.change().ifPresent(c -> {
             changes++;
-            if (c.getType() == ChangeType.DELETED) {
-                store.remove(key);
-            } else {
-                store.put(key, c);
-            }
+            store.apply(c);
             for (Consumer<SimulatedCluster> check : invariants) {
                 check.accept(this);
             }
@@ -120,13 +129,12 @@ public final class SimulatedCluster {
 
     public <T> T get(Class<T> type, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
-        ObjectChanged c = store.get(Keys.of(kind.kind(), "default", name));
-        return c == null ? null : type.cast(c.getObject());
+        return store.get(kind.kind(), "default", name).map(c -> type.cast(c.getObject())).orElse(null);
     }
 
     public <T> List<T> list(Class<T> type) {
         List<T> out = new ArrayList<>();
-        for (ObjectChanged c : store.values()) {
+        for (ObjectChanged c : store.all()) {
             if (type.isInstance(c.getObject())) {
                 out.add(type.cast(c.getObject()));
             }
@@ -161,19 +169,8 @@ public final class SimulatedCluster {
         boolean failed = false;
         boolean tracked = false;
         for (Action a : r.actions()) {
-            Command c;
-            if (a instanceof Action.Create x) {
-                c = controllers.create(x.object());
-            } else if (a instanceof Action.Update x) {
-                c = controllers.update(x.object());
-            } else if (a instanceof Action.UpdateStatus x) {
-                c = controllers.updateStatus(x.object());
-            } else {
-                Action.Delete x = (Action.Delete) a;
-                c = controllers.delete(x.kind(), x.namespace(), x.name(), null, x.uid());
-            }
             tracked |= a.failedReason() != null;
-            CommandOutcome o = submit(c);
+            CommandOutcome o = submit(a);
             if (o.getAccepted()) {
                 if (a.onAccepted() != null) {
                     events.add(a.onAccepted().reason() + ": " + a.onAccepted().message());
@@ -193,46 +190,59 @@ public final class SimulatedCluster {
         }
     }
 
-    public void stepDeployments() {
-        for (Deployment d : list(Deployment.class)) {
-            String key = Keys.of("Deployment", "default", d.getMetadata().getName());
-            Deployment current = deployment(d.getMetadata().getName());
-            if (current != null) {
-                apply(DeploymentDecider.decide(current, list(ReplicaSet.class), list(Pod.class), clock.instant()), key);
+    /** The command an action stands for, through the writer ({@link Action.Then}: the second once the first is in). */
+    private CommandOutcome submit(Action a) {
+        if (a instanceof Action.Then t) {
+            CommandOutcome first = submit(t.first());
+            if (first.getAccepted()) {
+                submit(t.then());
+            }
+            return first;
+        }
+        if (a instanceof Action.Create x) {
+            return submit(system.create(x.object()));
+        } else if (a instanceof Action.Update x) {
+            return submit(system.update(x.object()));
+        } else if (a instanceof Action.UpdateStatus x) {
+            return submit(system.updateStatus(x.object()));
+        }
+        Action.Delete x = (Action.Delete) a;
+        return submit(system.deleteWith(x.kind(), x.namespace(), x.name(),
+                io.eventplane.log.Preconditions.newBuilder().setUid(x.uid()).setResourceVersion(x.resourceVersion()).build(),
+                io.eventplane.log.DeleteOptions.newBuilder().setGracePeriodSeconds(x.gracePeriodSeconds())
+                        .setPropagationPolicy(x.propagationPolicy()).build()));
+    }
+
+    /** One step of {@code controller} for every key it owns, as the runtime would take it. */
+    private void step(Reconciler controller) {
+        for (String key : List.copyOf(controller.initialKeys(store))) {
+            if (store.get(key).isPresent()) {
+                apply(controller.reconcile(key, store, clock.instant(), failures.get(key)), key);
             }
         }
+    }
+
+    public void stepDeployments() {
+        step(controllers.get(0));
     }
 
     public void stepReplicaSets() {
-        for (ReplicaSet rs : list(ReplicaSet.class)) {
-            String key = Keys.of("ReplicaSet", "default", rs.getMetadata().getName());
-            ReplicaSet current = get(ReplicaSet.class, rs.getMetadata().getName());
-            if (current != null) {
-                apply(rsc.decide(current, list(Pod.class), clock.instant(), failures.get(key)), key);
-            }
-        }
-        for (ReplicationController rc : list(ReplicationController.class)) {
-            String key = Keys.of("ReplicationController", "default", rc.getMetadata().getName());
-            ReplicationController current = get(ReplicationController.class, rc.getMetadata().getName());
-            if (current != null) {
-                apply(rcm.decide(current, list(Pod.class), clock.instant(), failures.get(key)), key);
-            }
-        }
+        step(controllers.get(1));
+        step(controllers.get(2));
     }
 
     // ------------------------------------------------------------------ the kubelet
-
     /** Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), finishes deletions. */
     public void stepKubelet() {
         int n = 0;
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
             if (p.getMetadata().getDeletionTimestamp() != null) {
-                submit(controllers.delete(Kinds.POD, "default", name, 0L, p.getMetadata().getUid()));
+                submit(system.delete(Kinds.POD, "default", name, 0L, p.getMetadata().getUid()));
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                submit(controllers.bind("default", name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                submit(system.bind("default", name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
                 continue;
             }
             if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
@@ -241,12 +251,12 @@ public final class SimulatedCluster {
             boolean bad = p.getSpec().getContainers().stream().anyMatch(c -> badImages.contains(c.getImage()));
             if (bad) {
                 if (!"ImagePullBackOff".equals(waitingReason(p))) {
-                    submit(controllers.updateStatus(withStatus(p, "Pending", false, "ImagePullBackOff")));
+                    submit(system.updateStatus(withStatus(p, "Pending", false, "ImagePullBackOff")));
                 }
             } else if (autoReady) {
-                submit(controllers.updateStatus(withStatus(p, "Running", true, null)));
+                submit(system.updateStatus(withStatus(p, "Running", true, null)));
             } else if ("Pending".equals(PodStates.phase(p))) {
-                submit(controllers.updateStatus(withStatus(p, "Running", false, null)));
+                submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
     }
@@ -262,7 +272,7 @@ public final class SimulatedCluster {
 
     /** Makes one pod Ready now (for tests that make pods ready one by one). */
     public void makeReady(Pod p) {
-        submit(controllers.updateStatus(withStatus(get(Pod.class, p.getMetadata().getName()), "Running", true, null)));
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getName()), "Running", true, null)));
     }
 
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
@@ -287,8 +297,7 @@ public final class SimulatedCluster {
     /** One round: Deployments, then ReplicaSets and ReplicationControllers, then the kubelet; one second passes. */
     public int step() {
         int before = changes;
-        stepDeployments();
-        stepReplicaSets();
+        controllers.forEach(this::step);
         stepKubelet();
         clock.advance(Duration.ofSeconds(1));
         return changes - before;
@@ -309,7 +318,7 @@ public final class SimulatedCluster {
     }
 
     public Optional<ObjectChanged> change(String kind, String name) {
-        return Optional.ofNullable(store.get(Keys.of(kind, "default", name)));
+        return store.get(kind, "default", name);
     }
 
     public static <T extends SpecificRecord> T copy(T object) {

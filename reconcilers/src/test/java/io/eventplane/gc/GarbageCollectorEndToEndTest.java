@@ -1,5 +1,7 @@
 package io.eventplane.gc;
 
+import io.eventplane.reconcile.Controller;
+
 import static io.eventplane.gc.GcLoop.DEADLINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -49,7 +51,8 @@ class GarbageCollectorEndToEndTest {
     @BeforeAll
     void start(@TempDir Path dir) {
         loop.start(dir);
-        GarbageCollectorService gc = new GarbageCollectorService(loop.config, "garbage-collector").start();
+        Controller gc = Controller.keyed(loop.config, "garbage-collector", "garbage-collector-controller",
+                java.time.Clock.systemUTC(), new GarbageCollector()).start();
         loop.add(gc, gc::isReady);
     }
 

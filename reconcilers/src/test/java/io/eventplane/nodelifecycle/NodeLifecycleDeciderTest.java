@@ -1,5 +1,6 @@
 package io.eventplane.nodelifecycle;
 
+import io.eventplane.core.meta.Taints;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

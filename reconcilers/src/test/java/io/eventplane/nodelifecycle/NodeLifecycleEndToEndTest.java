@@ -1,5 +1,9 @@
 package io.eventplane.nodelifecycle;
 
+import io.eventplane.core.meta.Taints;
+import io.eventplane.podgc.PodGcController;
+import io.eventplane.reconcile.Controller;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -80,7 +84,8 @@ class NodeLifecycleEndToEndTest {
     WriterService writer;
     ObjectView view;
     CommandSender sender;
-    NodeLifecycleService controller;
+    Controller controller;
+    Controller podGc;
 
     @BeforeAll
     void start(@TempDir Path dir) {
@@ -92,9 +97,12 @@ class NodeLifecycleEndToEndTest {
         view.addListener(waiter);
         view.start();
         sender = new CommandSender(config, "test-user");
-        controller = new NodeLifecycleService(config, "node-controller", clock, Duration.ofMillis(20),
-                NodeLifecycleConfig.defaults().withTerminatedPodGcThreshold(3)).start();
-        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && controller.isReady(), () -> "not ready");
+        controller = Controller.periodic(config, "node-controller", "node-controller", clock,
+                new NodeLifecycleController(NodeLifecycleConfig.defaults(), Duration.ofMillis(20))).start();
+        podGc = Controller.periodic(config, "pod-garbage-collector", "pod-garbage-collector", clock,
+                new PodGcController(3, Duration.ofMillis(20))).start();
+        waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && controller.isReady() && podGc.isReady(),
+                () -> "not ready");
         for (String n : List.of("healthy", "lost", "doomed")) {
             createNode(n);
         }
@@ -102,7 +110,7 @@ class NodeLifecycleEndToEndTest {
 
     @AfterAll
     void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {controller, sender, view, writer}) {
+        for (AutoCloseable c : new AutoCloseable[] {podGc, controller, sender, view, writer}) {
             try {
                 if (c != null) {
                     c.close();
@@ -181,11 +189,16 @@ class NodeLifecycleEndToEndTest {
         }
     }
 
-    /** Waits until the controller has decided twice more (ticks are not view changes: the waiter would not wake). */
+    /** Ticks both controllers have completed (the fewer of the two). */
+    long ticks() {
+        return Math.min(controller.metrics().steps(), podGc.metrics().steps());
+    }
+
+    /** Waits until the controllers have decided twice more (ticks are not view changes: the waiter would not wake). */
     void awaitTicks(int n) {
-        long target = controller.ticks() + n;
+        long target = ticks() + n;
         long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (controller.ticks() < target) {
+        while (ticks() < target) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the controller stopped ticking");
             }

@@ -1,5 +1,8 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.reconcile.Controller;
+import io.eventplane.reconcile.LeaderElection;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,12 +70,12 @@ class SchedulerFailoverIntegrationTest {
             view.start();
             Commands commands = new Commands("test-user");
             sender.send(commands.create(TestObjects.node("node-1", "4", "16Gi", "110")));
-            SchedulerService a = new SchedulerService(config, "sched-a").leaderElection(FAST).start();
-            SchedulerService b = null;
+            Controller a = Scheduler.controller(config, "sched-a").leaderElection(FAST).start();
+            Controller b = null;
             try {
                 waiter.awaitTrue(DEADLINE, () -> writer.isReady() && a.isReady() && a.isLeader(), () -> "a does not lead");
-                b = new SchedulerService(config, "sched-b").leaderElection(FAST).start();
-                SchedulerService standby = b;
+                b = Scheduler.controller(config, "sched-b").leaderElection(FAST).start();
+                Controller standby = b;
                 waiter.awaitTrue(DEADLINE, standby::isReady, () -> "b is not ready");
                 // Two renewals by a later, b has still not taken the lease.
                 int seen = leaseWrites.get();

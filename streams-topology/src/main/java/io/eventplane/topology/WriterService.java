@@ -38,7 +38,7 @@ public final class WriterService implements AutoCloseable {
     public WriterService(EventplaneConfig config, Path stateDir, long commitIntervalMs) {
         TopicSetup.ensureTopics(config);
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.topics().prefix() + "-writer");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.writerGroup());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);

@@ -10,11 +10,11 @@ import static io.eventplane.controllers.deployment.DeploymentAnnotations.REVISIO
 
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.client.events.ObjectReferences;
-import io.eventplane.controllers.Action;
+import io.eventplane.reconcile.Action;
 import io.eventplane.controllers.Hashes;
-import io.eventplane.controllers.Owners;
-import io.eventplane.controllers.PodStates;
-import io.eventplane.controllers.Reconciliation;
+import io.eventplane.core.meta.Owners;
+import io.eventplane.core.meta.PodStates;
+import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.LabelSelectors;
 import io.eventplane.model.Deployment;

@@ -1,9 +1,9 @@
 package io.eventplane.controllers.deployment;
 
-import io.eventplane.client.ObjectView;
-import io.eventplane.controllers.Owners;
-import io.eventplane.controllers.Reconciler;
-import io.eventplane.controllers.Reconciliation;
+import io.eventplane.client.ClusterView;
+import io.eventplane.core.meta.Owners;
+import io.eventplane.reconcile.Reconciler;
+import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
 import io.eventplane.core.codec.AvroTimeConversions;
 import io.eventplane.core.kinds.Kinds;
@@ -38,7 +38,7 @@ public final class DeploymentReconciler implements Reconciler {
     }
 
     @Override
-    public Collection<String> keysFor(ObjectChanged change, ObjectView view) {
+    public Collection<String> keysFor(ObjectChanged change, ObjectChanged previous, ClusterView view) {
         String kind = change.getKind();
         if (kind.equals(Kinds.DEPLOYMENT.kind())) {
             return List.of(Keys.of(kind, change.getNamespace(), change.getName()));
@@ -66,7 +66,7 @@ public final class DeploymentReconciler implements Reconciler {
         return List.of();
     }
 
-    private static Collection<String> ownersOf(ReplicaSet rs, ObjectChanged change, ObjectView view) {
+    private static Collection<String> ownersOf(ReplicaSet rs, ObjectChanged change, ClusterView view) {
         Optional<OwnerReference> ref = Owners.controllerOf(rs.getMetadata());
         if (ref.isPresent()) {
             return Kinds.DEPLOYMENT.kind().equals(ref.get().getKind())
@@ -86,7 +86,7 @@ public final class DeploymentReconciler implements Reconciler {
     }
 
     @Override
-    public Reconciliation reconcile(String key, ObjectView view, Instant now, String lastFailure) {
+    public Reconciliation reconcile(String key, ClusterView view, Instant now, String lastFailure) {
         Optional<ObjectChanged> current = view.get(key);
         if (current.isEmpty()) {
             return Reconciliation.NOTHING;

@@ -1,6 +1,6 @@
 package io.eventplane.controllers.disruption;
 
-import io.eventplane.controllers.PodStates;
+import io.eventplane.core.meta.PodStates;
 import io.eventplane.core.meta.IntOrPercent;
 import io.eventplane.core.meta.LabelSelectors;
 import io.eventplane.model.Condition;

@@ -1,9 +1,9 @@
 package io.eventplane.controllers.disruption;
 
-import io.eventplane.client.ObjectView;
-import io.eventplane.controllers.Action;
-import io.eventplane.controllers.Reconciler;
-import io.eventplane.controllers.Reconciliation;
+import io.eventplane.client.ClusterView;
+import io.eventplane.reconcile.Action;
+import io.eventplane.reconcile.Reconciler;
+import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ObjectChanged;
@@ -30,7 +30,7 @@ public final class DisruptionReconciler implements Reconciler {
     }
 
     @Override
-    public Collection<String> keysFor(ObjectChanged change, ObjectView view) {
+    public Collection<String> keysFor(ObjectChanged change, ObjectChanged previous, ClusterView view) {
         if (change.getKind().equals(kind())) {
             return List.of(Keys.of(kind(), change.getNamespace(), change.getName()));
         }
@@ -45,7 +45,7 @@ public final class DisruptionReconciler implements Reconciler {
     }
 
     @Override
-    public Reconciliation reconcile(String key, ObjectView view, Instant now, String lastFailure) {
+    public Reconciliation reconcile(String key, ClusterView view, Instant now, String lastFailure) {
         ObjectChanged current = view.get(key).orElse(null);
         if (current == null) {
             return Reconciliation.NOTHING;
@@ -82,7 +82,7 @@ public final class DisruptionReconciler implements Reconciler {
         return copy;
     }
 
-    private static Integer scaleOf(OwnerReference owner, String namespace, ObjectView view) {
+    private static Integer scaleOf(OwnerReference owner, String namespace, ClusterView view) {
         if (owner.getKind() == null || owner.getName() == null) {
             return null;
         }

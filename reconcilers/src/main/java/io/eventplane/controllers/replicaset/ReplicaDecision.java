@@ -1,6 +1,6 @@
 package io.eventplane.controllers.replicaset;
 
-import io.eventplane.controllers.Action;
+import io.eventplane.reconcile.Action;
 import java.time.Duration;
 import java.util.List;
 

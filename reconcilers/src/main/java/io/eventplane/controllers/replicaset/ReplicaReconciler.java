@@ -1,10 +1,10 @@
 package io.eventplane.controllers.replicaset;
 
-import io.eventplane.client.ObjectView;
-import io.eventplane.controllers.Action;
-import io.eventplane.controllers.Owners;
-import io.eventplane.controllers.Reconciler;
-import io.eventplane.controllers.Reconciliation;
+import io.eventplane.client.ClusterView;
+import io.eventplane.reconcile.Action;
+import io.eventplane.core.meta.Owners;
+import io.eventplane.reconcile.Reconciler;
+import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
 import io.eventplane.core.codec.AvroTimeConversions;
 import io.eventplane.core.kinds.KindInfo;
@@ -69,7 +69,7 @@ public abstract class ReplicaReconciler implements Reconciler {
     abstract Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts);
 
     @Override
-    public Collection<String> keysFor(ObjectChanged change, ObjectView view) {
+    public Collection<String> keysFor(ObjectChanged change, ObjectChanged previous, ClusterView view) {
         if (change.getKind().equals(kind.kind())) {
             return List.of(Keys.of(kind.kind(), change.getNamespace(), change.getName()));
         }
@@ -94,7 +94,7 @@ public abstract class ReplicaReconciler implements Reconciler {
     }
 
     @Override
-    public Reconciliation reconcile(String key, ObjectView view, Instant now, String lastFailure) {
+    public Reconciliation reconcile(String key, ClusterView view, Instant now, String lastFailure) {
         Optional<ObjectChanged> current = view.get(key);
         if (current.isEmpty()) {
             return Reconciliation.NOTHING;
@@ -107,7 +107,7 @@ public abstract class ReplicaReconciler implements Reconciler {
     static final String PODS_BY_CONTROLLER = "pods-by-controller";
 
     @Override
-    public void index(ObjectView view) {
+    public void index(ClusterView view) {
         if (!view.hasIndex(PODS_BY_CONTROLLER)) {
             view.addIndex(PODS_BY_CONTROLLER, Kinds.POD.kind(), c -> Owners.controllerOf(((Pod) c.getObject()).getMetadata())
                     .map(OwnerReference::getUid).orElse("orphan/" + c.getNamespace()));
@@ -119,7 +119,7 @@ public abstract class ReplicaReconciler implements Reconciler {
      * them) and those whose names start with its pods' name prefix (a new pod's name must be free). Reading these
      * instead of the whole namespace keeps a step's cost to the owner's size with 100,000 pods in one namespace.
      */
-    List<Pod> candidates(ObjectView view, String namespace, SpecificRecord object) {
+    List<Pod> candidates(ClusterView view, String namespace, SpecificRecord object) {
         List<Pod> pods = new ArrayList<>();
         Optional<ReplicaOwner> owner = owner(object);
         if (owner.isEmpty() || !view.hasIndex(PODS_BY_CONTROLLER)) {

@@ -2,10 +2,10 @@ package io.eventplane.controllers.replicaset;
 
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.client.events.ObjectReferences;
-import io.eventplane.controllers.Action;
+import io.eventplane.reconcile.Action;
 import io.eventplane.controllers.Hashes;
-import io.eventplane.controllers.Owners;
-import io.eventplane.controllers.PodStates;
+import io.eventplane.core.meta.Owners;
+import io.eventplane.core.meta.PodStates;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.ObjectReference;
 import io.eventplane.model.OwnerReference;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.eventplane.controllers.Action;
-import io.eventplane.controllers.Owners;
-import io.eventplane.controllers.PodStates;
-import io.eventplane.controllers.Reconciliation;
+import io.eventplane.reconcile.Action;
+import io.eventplane.core.meta.Owners;
+import io.eventplane.core.meta.PodStates;
+import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.controllers.SimulatedCluster;
 import io.eventplane.controllers.Workloads;
 import io.eventplane.core.kinds.Kinds;

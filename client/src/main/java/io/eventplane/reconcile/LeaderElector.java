@@ -1,10 +1,7 @@
-package io.eventplane.scheduler;
+package io.eventplane.reconcile;
 
-import io.eventplane.client.CommandSender;
+import io.eventplane.client.ClusterView;
 import io.eventplane.client.Commands;
-import io.eventplane.client.EventplaneConfig;
-import io.eventplane.client.ObjectView;
-import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Lease;
@@ -25,10 +22,8 @@ public final class LeaderElector implements AutoCloseable {
     private final LeaderElection.Settings settings;
     private final String identity;
     private final Clock clock;
-    private final ObjectView view;
-    private final CommandSender sender;
+    private final ClusterView view;
     private final Commands commands;
-    private final Outcomes outcomes;
     private final Requests requests;
     private final Object signal = new Object();
     private Thread thread;
@@ -37,16 +32,18 @@ public final class LeaderElector implements AutoCloseable {
     private String observedVersion;
     private Instant observedAt;
 
-    public LeaderElector(EventplaneConfig config, ObjectView view, CommandSender sender, String identity,
-                         LeaderElection.Settings settings, Clock clock) {
+    /**
+     * @param requests the candidate's clients' requests (its verdicts and view)
+     * @param identity who holds the Lease and the actor of its writes: unique per candidate process
+     */
+    public LeaderElector(ClusterView view, Requests requests, String identity, LeaderElection.Settings settings,
+                         Clock clock) {
         this.settings = settings;
         this.identity = identity;
         this.clock = clock;
         this.view = view;
-        this.sender = sender;
         this.commands = new Commands(identity, clock);
-        this.outcomes = new Outcomes(config, identity + "-election");
-        this.requests = new Requests(sender, outcomes, view);
+        this.requests = requests;
     }
 
     public LeaderElector start() {
@@ -148,6 +145,5 @@ public final class LeaderElector implements AutoCloseable {
                         }
                     });
         }
-        outcomes.close();
     }
 }

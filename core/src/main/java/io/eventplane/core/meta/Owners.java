@@ -1,4 +1,4 @@
-package io.eventplane.controllers;
+package io.eventplane.core.meta;
 
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.model.ObjectMeta;

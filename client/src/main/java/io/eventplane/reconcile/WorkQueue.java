@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keys waiting to be reconciled, in the manner of client-go's workqueue: repeated adds of a waiting key coalesce, a
- * key is never handed out twice at once (an add while it is processed hands it out again after {@link #done}), and a
- * failing key comes back after an exponential per-key backoff.
+ * key is never handed out twice at once (an add while it is processed hands it out again after {@link #done}), a
+ * delayed add keeps only the earliest time per key, and a failing key comes back after the longer of an exponential
+ * per-key backoff and an overall token bucket (client-go's default controller rate limiter: 10 retries/s, burst 100),
+ * so a storm of failures cannot turn into a storm of retries.
  */
 public final class WorkQueue<K> implements AutoCloseable {
     private final LinkedHashSet<K> ready = new LinkedHashSet<>();
@@ -24,18 +26,30 @@ public final class WorkQueue<K> implements AutoCloseable {
     private final Set<K> dirty = new HashSet<>();
     private final Map<K, Integer> failures = new HashMap<>();
     private final ScheduledExecutorService timer;
+    /** Keys added with a delay, by the time (nanoTime) they are due; a later add of the same key waits for the earlier. */
+    private final Map<K, Long> waiting = new HashMap<>();
     private final Duration baseDelay;
     private final Duration maxDelay;
+    private final long retryIntervalNanos;
+    private final int retryBurst;
+    /** The token bucket as a theoretical arrival time (GCRA): when the bucket would be empty again. */
+    private long bucketTat = System.nanoTime();
     private boolean closed;
 
-    public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
+    public WorkQueue(String name, Duration baseDelay, Duration maxDelay, double retriesPerSecond, int retryBurst) {
         this.baseDelay = baseDelay;
         this.maxDelay = maxDelay;
+        this.retryIntervalNanos = (long) (1e9 / retriesPerSecond);
+        this.retryBurst = retryBurst;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name + "-delays");
             t.setDaemon(true);
             return t;
         });
+    }
+
+    public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
+        this(name, baseDelay, maxDelay, 10, 100);
     }
 
     public WorkQueue(String name) {
@@ -58,12 +72,25 @@ public final class WorkQueue<K> implements AutoCloseable {
             add(key);
             return;
         }
+        long due = System.nanoTime() + delay.toNanos();
         synchronized (this) {
             if (closed) {
                 return;
             }
+            Long earlier = waiting.get(key);
+            if (earlier != null && earlier <= due) {
+                return;
+            }
+            waiting.put(key, due);
         }
-        timer.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(() -> {
+            synchronized (this) {
+                if (!waiting.remove(key, due)) {
+                    return; // an earlier add of the key has been scheduled since
+                }
+            }
+            add(key);
+        }, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Adds the key again after a backoff that doubles with each failure since its last {@link #forget}. */
@@ -72,7 +99,16 @@ public final class WorkQueue<K> implements AutoCloseable {
         synchronized (this) {
             n = failures.merge(key, 1, Integer::sum);
         }
-        addAfter(key, backoff(n));
+        Duration wait = backoff(n);
+        Duration bucket = Duration.ofNanos(bucketDelay());
+        addAfter(key, bucket.compareTo(wait) > 0 ? bucket : wait);
+    }
+
+    /** The overall bucket's delay for one more retry now, taking its token. */
+    private synchronized long bucketDelay() {
+        long now = System.nanoTime();
+        bucketTat = Math.max(bucketTat, now) + retryIntervalNanos;
+        return Math.max(0, bucketTat - now - retryBurst * retryIntervalNanos);
     }
 
     Duration backoff(int failures) {
@@ -117,9 +153,14 @@ public final class WorkQueue<K> implements AutoCloseable {
         }
     }
 
-    /** Keys waiting to be handed out (not those being processed). */
+    /** Keys waiting to be handed out (not those being processed or waiting for their time). */
     public synchronized int size() {
         return ready.size();
+    }
+
+    /** Keys added with a delay that has not passed yet. */
+    public synchronized int delayed() {
+        return waiting.size();
     }
 
     @Override

@@ -1,10 +1,14 @@
-package io.eventplane.nodelifecycle;
+package io.eventplane.core.meta;
 
 import io.eventplane.model.Taint;
 import io.eventplane.model.Toleration;
 import java.util.List;
 
-/** Taint keys the node lifecycle sets, and whether a toleration tolerates a taint (Kubernetes' ToleratesTaint). Pure. */
+/**
+ * The well-known taint keys (those the node lifecycle controller sets, those the DaemonSet controller tolerates) and
+ * whether a toleration tolerates a taint (Kubernetes' ToleratesTaint), for the scheduler, the controllers and the
+ * kubelet alike. Pure.
+ */
 public final class Taints {
     public static final String UNREACHABLE = "node.kubernetes.io/unreachable";
     public static final String NOT_READY = "node.kubernetes.io/not-ready";
@@ -35,6 +39,18 @@ public final class Taints {
         String value = t.getValue() == null ? "" : t.getValue();
         String taintValue = taint.getValue() == null ? "" : taint.getValue();
         return op.equals("Equal") && (t.getKey() != null && !t.getKey().isEmpty()) && value.equals(taintValue);
+    }
+
+    /** Whether any of {@code tolerations} tolerates {@code taint}. */
+    public static boolean tolerates(List<Toleration> tolerations, Taint taint) {
+        if (tolerations != null) {
+            for (Toleration t : tolerations) {
+                if (tolerates(t, taint)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     public static boolean has(List<Taint> taints, String key, String effect) {

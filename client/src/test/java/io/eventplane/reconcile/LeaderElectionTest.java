@@ -1,4 +1,4 @@
-package io.eventplane.scheduler;
+package io.eventplane.reconcile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.eventplane.controllers;
+package io.eventplane.core.meta;
 
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;

@@ -1,12 +1,11 @@
 package io.eventplane.scheduler;
 
+import io.eventplane.client.ClusterView;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
-import io.eventplane.client.events.EventOrigin;
 import io.eventplane.client.events.EventRecorder;
-import io.eventplane.client.events.KafkaEventRecorder;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
@@ -19,7 +18,12 @@ import io.eventplane.model.Pod;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
 import io.eventplane.model.StatefulSet;
+import io.eventplane.reconcile.BatchReconciler;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.reconcile.ControllerContext;
+import io.eventplane.reconcile.LeaderElection;
 import io.eventplane.reconcile.WorkQueue;
+import java.util.Collection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,15 +34,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler's shell: an {@link ObjectView} of the cluster, a queue of pending pod keys fed by the view (an event
- * only names the key; the worker reads the pod's current state), one worker that decides with
- * {@link SchedulerDecider} and sends BIND or PodScheduled=False commands to the writer.
+ * The scheduler as a {@link BatchReconciler} on the controller runtime: a queue of pending pod keys fed by the view
+ * (an event only names the key; the worker reads the pod's current state), batches decided with
+ * {@link SchedulerDecider} against one snapshot of the cluster, BIND or PodScheduled=False commands sent to the writer
+ * without waiting for verdicts (the view shows the effect). The runtime owns the clients, the view, the queue, leader
+ * election (the Lease kube-system/kube-scheduler), readiness and shutdown.
  *
  * <p>Unschedulable pods are parked and come back when the cluster changes (a node added or updated, a bound pod
  * deleted or finished), not on a timer. The worker counts its own bindings ({@link AssumedPods}) until the view shows
@@ -50,22 +55,17 @@ import org.slf4j.LoggerFactory;
  * once the writer has accepted the binding: when the view shows the BOUND change made by this scheduler's own request,
  * so a rejected or lost binding records nothing.
  */
-public final class SchedulerService implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
+public final class Scheduler implements BatchReconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     private static final int BATCH = 512;
     static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
     static final Duration MAX_UNSCHEDULABLE = Duration.ofMinutes(5);
     /** Failed attempts per pod key, for the backoff; cleared when the pod is bound or gone. */
     private final Map<String, Integer> attempts = new ConcurrentHashMap<>();
 
-    private final EventplaneConfig config;
-    private final String actor;
     private final String schedulerName;
-    private final Clock clock;
-    private final Commands commands;
     private final SchedulerDecider decider;
     private final AssumedPods assumed;
-    private final WorkQueue<String> queue;
     /** Unschedulable pods waiting for a cluster change, with when they were parked and how often they failed. */
     private final Map<String, Parked> parked = new ConcurrentHashMap<>();
     /** Pods as the decider needs them, by uid, recomputed when the pod's resourceVersion changes. */
@@ -75,7 +75,6 @@ public final class SchedulerService implements AutoCloseable {
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
     private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
     private volatile SchedulerObserver observer = SchedulerObserver.NONE;
-    private LeaderElection.Settings election;
     /** Pods and nodes changed since the worker last brought its cache up to date (the view's thread adds). */
     private final java.util.concurrent.ConcurrentLinkedQueue<String> dirtyPods = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.ConcurrentLinkedQueue<String> dirtyNodes = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -87,73 +86,69 @@ public final class SchedulerService implements AutoCloseable {
 
     private record Tracked(PodInfo info, String node, boolean assumed) {
     }
-    private LeaderElector elector;
     private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
+    private ControllerContext context;
+    private String actor;
+    private Clock clock;
     private ObjectView view;
+    private WorkQueue<String> queue;
     private CommandSender sender;
-    private KafkaEventRecorder recorder;
+    private Commands commands;
     private EventRecorder events = EventRecorder.discarding();
-    private Thread worker;
-    private volatile boolean running;
-    private volatile boolean synced;
 
     /**
-     * @param actor         who the commands come from (the envelope's actor) and the clients' id
      * @param assumeTimeout how long a binding may stay invisible in the view before the pod is decided again
      */
-    public SchedulerService(EventplaneConfig config, String actor, String schedulerName, Clock clock, Duration assumeTimeout) {
-        this(config, actor, schedulerName, clock, assumeTimeout, SchedulerDecider.Profile.defaults());
-    }
-
-    public SchedulerService(EventplaneConfig config, String actor, String schedulerName, Clock clock, Duration assumeTimeout,
-                            SchedulerDecider.Profile profile) {
+    public Scheduler(String schedulerName, Duration assumeTimeout, SchedulerDecider.Profile profile) {
         this.decider = new SchedulerDecider(profile);
-        this.config = config;
-        this.actor = actor;
         this.schedulerName = schedulerName;
-        this.clock = clock;
-        this.commands = new Commands(actor, clock);
         this.assumed = new AssumedPods(assumeTimeout);
         this.assumeTimeout = assumeTimeout;
-        this.queue = new WorkQueue<>(actor + "-queue");
     }
 
-    public SchedulerService(EventplaneConfig config, String actor) {
-        this(config, actor, SchedulerDecider.DEFAULT_SCHEDULER, Clock.systemUTC(), Duration.ofSeconds(30));
+    public Scheduler() {
+        this(SchedulerDecider.DEFAULT_SCHEDULER, Duration.ofSeconds(30), SchedulerDecider.Profile.defaults());
     }
 
-    public SchedulerService start() {
-        running = true;
-        sender = new CommandSender(config, actor);
-        view = new ObjectView(config, actor + "-view");
-        view.addListener(this::onChange);
-        // kube-scheduler reports as <schedulerName>, one instance per host.
-        recorder = KafkaEventRecorder.start(config, sender, view, actor, clock, new EventOrigin(schedulerName, null,
-                schedulerName + "-" + EventplaneConfig.setting("HOSTNAME", actor)));
-        events = recorder;
-        view.start();
-        if (election != null) {
-            String identity = actor + "_" + java.util.UUID.randomUUID();
-            elector = new LeaderElector(config, view, sender, identity, election, clock).start();
-        }
-        worker = new Thread(this::run, actor + "-worker");
-        worker.setDaemon(true);
-        worker.start();
-        return this;
+    /**
+     * The default scheduler on the runtime, not started: a view of its own (its bookkeeping runs on the view's
+     * thread), and events reported as {@code default-scheduler} as kube-scheduler does.
+     *
+     * @param actor who the commands come from (the envelope's actor) and the clients' id
+     */
+    public static Controller controller(EventplaneConfig config, String actor, Clock clock, Scheduler scheduler) {
+        return Controller.batch(config, actor, scheduler.schedulerName, clock, scheduler).ownView();
     }
 
-    /** The view has caught up with the log and the worker is deciding. */
-    public boolean isReady() {
-        return running && synced && view.isReady() && worker.isAlive();
+    public static Controller controller(EventplaneConfig config, String actor) {
+        return controller(config, actor, Clock.systemUTC(), new Scheduler());
+    }
+
+    @Override
+    public void init(ControllerContext context) {
+        this.context = context;
+        this.actor = context.actor();
+        this.clock = context.clock();
+        this.view = context.view();
+        this.queue = context.queue();
+        this.sender = context.sender();
+        this.commands = context.commands();
+        this.events = context.events();
+    }
+
+    @Override
+    public int batch() {
+        return BATCH;
     }
 
     // ---- the view's thread: only note which keys to look at
 
-    private void onChange(ObjectChanged change) {
+    @Override
+    public void observe(ObjectChanged change, ObjectChanged previous) {
         String kind = change.getKind();
         if (kind.equals(Kinds.NODE.kind())) {
             dirtyNodes.add(change.getName());
@@ -183,7 +178,7 @@ public final class SchedulerService implements AutoCloseable {
             if (AssumedPods.isBound(pod) && (gone || SchedulerDecider.isTerminal(pod))) {
                 clusterChanged(); // resources freed
             }
-            if (!gone && synced && SchedulerDecider.isPending(pod, schedulerName)) {
+            if (!gone && context.synced() && SchedulerDecider.isPending(pod, schedulerName)) {
                 queue.add(key);
             } else if (gone) {
                 parked.remove(key);
@@ -239,81 +234,31 @@ public final class SchedulerService implements AutoCloseable {
     private record Sent(Instant at, long nanos) {
     }
 
-    /**
-     * Schedules only while holding the Lease {@code settings} names (one active scheduler, the others on standby);
-     * set before {@link #start}. Without it the scheduler always acts.
-     */
-    public SchedulerService leaderElection(LeaderElection.Settings settings) {
-        this.election = settings;
-        return this;
-    }
-
-    /** Whether this instance is the active scheduler (always, without leader election). */
-    public boolean isLeader() {
-        return elector == null || elector.isLeader();
-    }
-
     /** Reports cycles, decisions and visible bindings to {@code observer} (benchmarks); set before {@link #start}. */
-    public SchedulerService observe(SchedulerObserver observer) {
+    public Scheduler observe(SchedulerObserver observer) {
         this.observer = observer;
         return this;
     }
 
     // ---- the worker
 
-    private void run() {
-        try {
-            while (running && !awaitView()) {
-                LOG.info("{}: waiting for the view to catch up with the log", actor);
-            }
-            synced = true;
-            boolean leading = false;
-            while (running) {
-                if (elector != null && !elector.isLeader()) {
-                    if (leading) {
-                        LOG.info("{}: no longer the active scheduler; standing by", actor);
-                        leading = false;
-                    }
-                    elector.awaitLeadership(1000);
-                    continue;
-                }
-                if (!leading) {
-                    leading = true;
-                    queuePending();
-                }
-                List<String> batch = queue.take(BATCH, Duration.ofSeconds(1));
-                expireAssumptions();
-                flushLongParked();
-                if (!batch.isEmpty()) {
-                    scheduleBatch(batch);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.error("{}: scheduler worker stopped: {}", actor, e.toString(), e);
-        }
-    }
-
-    private void queuePending() {
-        int pending = 0;
+    @Override
+    public Collection<String> initialKeys(ClusterView view) {
+        List<String> pending = new ArrayList<>();
         for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
             if (SchedulerDecider.isPending((Pod) c.getObject(), schedulerName)) {
-                queue.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                pending++;
+                pending.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
             }
         }
         LOG.info("{}: active; {} node(s), {} pending pod(s) queued", actor, view.list(Kinds.NODE.kind(), null).size(),
-                pending);
+                pending.size());
+        return pending;
     }
 
-    private boolean awaitView() throws InterruptedException {
-        try {
-            view.awaitReady(Duration.ofSeconds(30));
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        }
+    @Override
+    public void idle() {
+        expireAssumptions();
+        flushLongParked();
     }
 
     private void expireAssumptions() {
@@ -331,7 +276,8 @@ public final class SchedulerService implements AutoCloseable {
         }
     }
 
-    private void scheduleBatch(List<String> keys) {
+    @Override
+    public void process(List<String> keys) {
         long generation = clusterGeneration.get();
         Instant now = clock.instant();
         long t0 = System.nanoTime();
@@ -346,8 +292,6 @@ public final class SchedulerService implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("{}: scheduling {} failed: {}", actor, key, e.toString(), e);
                 queue.addRateLimited(key);
-            } finally {
-                queue.done(key);
             }
         }
         observer.cycle(keys.size(), t1 - t0, System.nanoTime() - t1);
@@ -528,30 +472,12 @@ public final class SchedulerService implements AutoCloseable {
         return view.get(key).map(c -> (Pod) c.getObject());
     }
 
-    @Override
-    public void close() {
-        running = false;
-        queue.close();
-        if (elector != null) {
-            elector.close();
-        }
-        if (worker != null) {
-            worker.interrupt();
-            try {
-                worker.join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (recorder != null) {
-            recorder.close();
-        }
-        if (view != null) {
-            view.close();
-        }
-        if (sender != null) {
-            sender.close();
-        }
-        LOG.info("{}: stopped after {} binding(s), {} unschedulable decision(s)", actor, bound.get(), unschedulable.get());
+    /** Bindings and unschedulable decisions so far. */
+    public long bindings() {
+        return bound.get();
+    }
+
+    public long unschedulableDecisions() {
+        return unschedulable.get();
     }
 }

@@ -1,4 +1,4 @@
-package io.eventplane.scheduler;
+package io.eventplane.reconcile;
 
 import io.eventplane.model.Lease;
 import io.eventplane.model.LeaseSpec;
@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Who may schedule: client-go's leader election on a coordination.k8s.io Lease, as a pure decision. The Lease is
+ * Who may act: client-go's leader election on a coordination.k8s.io Lease, as a pure decision. The Lease is
  * written through the log like any object; every write carries the resourceVersion it was decided on, so of two
  * candidates racing for an expired lease the writer accepts exactly one. Expiry is judged by the candidate's own
  * clock from when it first observed the lease's current version (not from renewTime), so clock skew between
@@ -25,8 +25,12 @@ public final class LeaderElection {
                            Duration retryPeriod) {
         /** kube-system/kube-scheduler; 6 s lease, 4 s renew deadline, 1 s retry: a crashed leader is replaced within ~7 s. */
         public static Settings defaults() {
-            return new Settings("kube-system", "kube-scheduler", Duration.ofSeconds(6), Duration.ofSeconds(4),
-                    Duration.ofSeconds(1));
+            return of("kube-scheduler");
+        }
+
+        /** kube-system/{@code name}, with the scheduler's quick takeover (6 s lease, 4 s renew deadline, 1 s retry). */
+        public static Settings of(String name) {
+            return new Settings("kube-system", name, Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
         }
 
         public String key() {

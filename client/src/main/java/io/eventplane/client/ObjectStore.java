@@ -1,0 +1,130 @@
+package io.eventplane.client;
+
+import io.eventplane.core.Keys;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.ObjectChanged;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.Function;
+
+/**
+ * The current objects and their secondary indexes, evolved by applying changes in log order (each change carries the
+ * whole object after it, so evolving is "keep the latest; forget the deleted"). Readers may read while one writer
+ * applies; {@link ObjectView} feeds it from the log, tests and replays feed it directly.
+ */
+public final class ObjectStore implements ClusterView {
+    private final ConcurrentSkipListMap<String, ObjectChanged> objects = new ConcurrentSkipListMap<>();
+    private final Map<String, Index> indexes = new ConcurrentHashMap<>();
+
+    /** A secondary index: for one kind, the keys of objects by the value a function extracts (null: not indexed). */
+    private record Index(String kind, Function<ObjectChanged, String> value, Map<String, NavigableSet<String>> keys) {
+        void remove(String key, ObjectChanged old) {
+            String v = old == null ? null : value.apply(old);
+            if (v != null) {
+                NavigableSet<String> set = keys.get(v);
+                if (set != null) {
+                    set.remove(key);
+                    if (set.isEmpty()) {
+                        keys.remove(v);
+                    }
+                }
+            }
+        }
+
+        void add(String key, ObjectChanged now) {
+            String v = value.apply(now);
+            if (v != null) {
+                keys.computeIfAbsent(v, x -> new ConcurrentSkipListSet<>()).add(key);
+            }
+        }
+    }
+
+    /** Applies one change; answers the object's previous change (null if it did not exist). */
+    public synchronized ObjectChanged apply(ObjectChanged change) {
+        String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
+        boolean deleted = change.getType() == ChangeType.DELETED;
+        ObjectChanged previous = deleted ? objects.remove(key) : objects.put(key, change);
+        for (Index index : indexes.values()) {
+            if (index.kind().equals(change.getKind())) {
+                index.remove(key, previous);
+                if (!deleted) {
+                    index.add(key, change);
+                }
+            }
+        }
+        return previous;
+    }
+
+    @Override
+    public synchronized ObjectStore addIndex(String name, String kind, Function<ObjectChanged, String> value) {
+        if (!indexes.containsKey(name)) {
+            Index index = new Index(kind, value, new ConcurrentHashMap<>());
+            for (ObjectChanged c : list(kind, null)) { // a store shared by several services may be filled already
+                index.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()), c);
+            }
+            indexes.put(name, index);
+        }
+        return this;
+    }
+
+    @Override
+    public boolean hasIndex(String name) {
+        return indexes.containsKey(name);
+    }
+
+    /** The keys an index holds under {@code value}, in key order, and the index's kind; null when there is no index. */
+    Map.Entry<String, NavigableSet<String>> indexedKeys(String index, String value) {
+        Index idx = indexes.get(index);
+        return idx == null ? null : Map.entry(idx.kind(), idx.keys().getOrDefault(value, Collections.emptyNavigableSet()));
+    }
+
+    @Override
+    public List<ObjectChanged> indexed(String index, String value) {
+        Index idx = indexes.get(index);
+        if (idx == null) {
+            return List.of();
+        }
+        List<ObjectChanged> out = new ArrayList<>();
+        for (String key : idx.keys().getOrDefault(value, Collections.emptyNavigableSet())) {
+            ObjectChanged c = objects.get(key);
+            if (c != null) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<ObjectChanged> get(String key) {
+        return Optional.ofNullable(objects.get(key));
+    }
+
+    @Override
+    public Collection<ObjectChanged> list(String kind, String namespace) {
+        String prefix = Keys.prefix(kind, namespace);
+        return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+    }
+
+    @Override
+    public Collection<ObjectChanged> listByNamePrefix(String kind, String namespace, String namePrefix) {
+        String prefix = Keys.prefix(kind, namespace) + namePrefix;
+        return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+    }
+
+    /** Every object of every kind, in key order. */
+    public Collection<ObjectChanged> all() {
+        return objects.values();
+    }
+
+    public int size() {
+        return objects.size();
+    }
+}

@@ -1,0 +1,140 @@
+package io.eventplane.controllers;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.disruption.DisruptionReconciler;
+import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.gc.GarbageCollector;
+import io.eventplane.nodelifecycle.NodeLifecycleController;
+import io.eventplane.podgc.PodGcController;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.reconcile.ControllerRuntime;
+import io.eventplane.reconcile.LeaderElection;
+import io.eventplane.reconcile.PeriodicReconciler;
+import io.eventplane.reconcile.Reconciler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Eventplane's kube-controller-manager: every controller by the name kube-controller-manager's {@code --controllers}
+ * flag gives it, one line each. {@code eventplane up} runs them all in one process; the Helm chart runs one process
+ * per controller ({@code EVENTPLANE_CONTROLLERS=<name>}), each with a standby when it has two replicas (leader
+ * election on the Lease kube-system/&lt;component&gt;).
+ *
+ * <p>Adding a controller: its package (a {@link Reconciler} or {@link PeriodicReconciler} and tests), one line in
+ * {@link #DEFINITIONS}, one name in the Helm chart's {@code controllers.enabled}.
+ */
+public final class ControllerManager {
+    /**
+     * One controller.
+     *
+     * @param name      kube-controller-manager's name for it ({@code deployment}, {@code garbagecollector}, ...)
+     * @param actor     who its commands come from in the log (and its clients' id)
+     * @param component the source component of its Events, and its Lease's name under leader election
+     */
+    public record Definition(String name, String actor, String component, Factory factory) {
+        public Controller create(EventplaneConfig config, Clock clock) {
+            return factory.create(config, actor, component, clock);
+        }
+    }
+
+    /** Builds the controller (not started). */
+    @FunctionalInterface
+    public interface Factory {
+        Controller create(EventplaneConfig config, String actor, String component, Clock clock);
+    }
+
+    private static Factory keyed(Supplier<Reconciler> r) {
+        return (config, actor, component, clock) -> Controller.keyed(config, actor, component, clock, r.get());
+    }
+
+    private static Factory periodic(Supplier<PeriodicReconciler> r) {
+        return (config, actor, component, clock) -> Controller.periodic(config, actor, component, clock, r.get());
+    }
+
+    /** Every controller, in start order. */
+    public static final List<Definition> DEFINITIONS = List.of(
+            new Definition("replicaset", "replicaset-controller", "replicaset-controller",
+                    keyed(ReplicaReconciler::replicaSets)),
+            new Definition("replicationcontroller", "replication-controller", "replication-controller",
+                    keyed(ReplicaReconciler::replicationControllers)),
+            new Definition("deployment", "deployment-controller", "deployment-controller",
+                    keyed(DeploymentReconciler::new)),
+            new Definition("disruption", "disruption-controller", "disruption-controller",
+                    keyed(DisruptionReconciler::new)),
+            new Definition("garbagecollector", "garbage-collector", "garbage-collector-controller",
+                    keyed(GarbageCollector::new)),
+            new Definition("nodelifecycle", "node-controller", "node-controller",
+                    periodic(NodeLifecycleController::new)),
+            new Definition("podgc", "pod-garbage-collector", "pod-garbage-collector",
+                    periodic(() -> new PodGcController(
+                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))));
+
+    private ControllerManager() {
+    }
+
+    public static Map<String, Definition> byName() {
+        Map<String, Definition> out = new LinkedHashMap<>();
+        DEFINITIONS.forEach(d -> out.put(d.name(), d));
+        return out;
+    }
+
+    /**
+     * The definitions {@code names} selects: a comma-separated list of names, {@code *} (or empty) for all, and
+     * {@code -name} to leave one out, as kube-controller-manager's {@code --controllers}.
+     */
+    public static List<Definition> select(String names) {
+        Map<String, Definition> all = byName();
+        List<String> words = names == null || names.isBlank() ? List.of("*")
+                : Arrays.stream(names.split(",")).map(String::trim).filter(w -> !w.isEmpty()).toList();
+        List<Definition> out = new ArrayList<>();
+        boolean star = words.contains("*");
+        for (String w : words) {
+            String name = w.startsWith("-") ? w.substring(1) : w;
+            if (!name.equals("*") && !all.containsKey(name)) {
+                throw new IllegalArgumentException("unknown controller \"" + name + "\"; known: " + all.keySet());
+            }
+        }
+        for (Definition d : DEFINITIONS) {
+            boolean wanted = star ? !words.contains("-" + d.name()) : words.contains(d.name());
+            if (wanted) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Starts the controllers {@code names} selects in this process.
+     *
+     * @param leaderElect whether each acts only while holding its Lease (several replicas; a standby takes over)
+     */
+    public static ControllerRuntime start(EventplaneConfig config, Clock clock, String names, boolean leaderElect) {
+        List<Controller> controllers = new ArrayList<>();
+        for (Definition d : select(names)) {
+            Controller c = d.create(config, clock);
+            if (leaderElect) {
+                c.leaderElection(LeaderElection.Settings.of(d.component()));
+            }
+            controllers.add(c);
+        }
+        return ControllerRuntime.start(controllers);
+    }
+
+    /**
+     * The controller manager as its own process: {@code EVENTPLANE_CONTROLLERS} (or the first argument) selects the
+     * controllers (default all), {@code EVENTPLANE_LEADER_ELECT} (default true) runs them with leader election.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        EventplaneConfig config = EventplaneConfig.fromEnvironment();
+        String names = args.length > 0 ? args[0] : EventplaneConfig.setting("EVENTPLANE_CONTROLLERS", "*");
+        boolean leaderElect = !"false".equals(EventplaneConfig.setting("EVENTPLANE_LEADER_ELECT", "true"));
+        start(config, Clock.systemUTC(), names, leaderElect).runUntilShutdown();
+    }
+}
