@@ -1,0 +1,376 @@
+package io.eventplane.nodesim;
+
+import io.eventplane.client.Commands;
+import io.eventplane.client.ObjectView;
+import io.eventplane.client.events.EventNotice;
+import io.eventplane.client.events.EventRecorder;
+import io.eventplane.client.events.ObjectReferences;
+import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.log.Command;
+import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.Node;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.Pod;
+import io.eventplane.model.PodStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static io.eventplane.nodesim.SimNodes.nodeKey;
+
+/**
+ * The pod work of the simulated kubelets, as a kubelet's pod sync loop does it: for each pod bound to a node this
+ * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}) and the sandbox ({@link PodLifecycle}),
+ * then the pod's {@link PodRun} advanced to now, whose status is sent as UPDATE_STATUS when it differs from the stored
+ * one, whose Events are recorded, and whose end is followed by a DELETE (grace 0) once a deleted pod has stopped. Also
+ * the eviction manager ({@link PressureEviction}) on nodes under memory pressure.
+ *
+ * <p>Level-triggered: a change only names a pod ({@link #evaluate}); the loop re-reads it, advances its run and plans
+ * the next evaluation for the run's next change. Every command carries the resourceVersion it was decided on; a
+ * conflict is followed by the next change, and a command that shows no effect is retried after
+ * {@link NodeSimSettings#retryAfter()}, at most 5 times. All on the simulator's one thread: no locks.
+ */
+final class KubeletLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(KubeletLoop.class);
+    private static final int MAX_ATTEMPTS = 5;
+
+    private record Planned(Instant at, ScheduledFuture<?> task) {
+    }
+
+    /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
+    private record Sent(String resourceVersion, int attempts) {
+    }
+
+    private final SimNodes nodes;
+    private final ObjectView view;
+    private final Consumer<Command> send;
+    private final Map<String, EventRecorder> kubelets;
+    private final ScheduledExecutorService executor;
+    private final KubeletConfig kubelet;
+    private final NodeShape shape;
+    private final Clock clock;
+    private final NodeSimSettings settings;
+    /** What runs in each pod's containers, by pod uid. */
+    private final Map<String, PodRun> runs = new HashMap<>();
+    /** Pods whose sandbox this process created: their history is recorded from the start. */
+    private final Set<String> started = new HashSet<>();
+    private final AtomicLong transitions = new AtomicLong();
+    private final PodIpAllocator addresses = new PodIpAllocator();
+    private final Map<String, Planned> planned = new HashMap<>();
+    private final Map<String, Sent> sent = new HashMap<>();
+    /** Normalized images on each node. */
+    private final Map<String, Set<String>> images = new HashMap<>();
+
+    /**
+     * @param send     sends a command (a failure is logged)
+     * @param kubelets each node's event recorder (source kubelet, host the node), by node name
+     * @param executor the simulator's one thread, where every evaluation runs
+     */
+    KubeletLoop(SimNodes nodes, ObjectView view, Consumer<Command> send, Map<String, EventRecorder> kubelets,
+                ScheduledExecutorService executor, KubeletConfig kubelet, NodeShape shape, Clock clock,
+                NodeSimSettings settings) {
+        this.nodes = nodes;
+        this.view = view;
+        this.send = send;
+        this.kubelets = kubelets;
+        this.executor = executor;
+        this.kubelet = kubelet;
+        this.shape = shape;
+        this.clock = clock;
+        this.settings = settings;
+        for (SimNode n : nodes.all()) {
+            images.put(n.name(), new HashSet<>());
+        }
+    }
+
+    /** Pod status updates sent so far (each one a transition the kubelet reported). */
+    long transitions() {
+        return transitions.get();
+    }
+
+    // ---- a node comes and goes
+
+    /** Picks up the node's pods from their stored status: their addresses are kept, and each pod is evaluated. */
+    void takeOver(SimNode n) {
+        for (ObjectChanged c : podsBoundTo(n.name())) {
+            Pod pod = (Pod) c.getObject();
+            String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+            if (ip != null && !Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
+                addresses.addressFor(c.getUid(), n.podSubnet(), ip); // new pods get other addresses
+            }
+        }
+        evaluatePodsOn(n.name());
+    }
+
+    /** Evaluates every pod bound to the node (a failed node picks its pods up where they are). */
+    void evaluatePodsOn(String nodeName) {
+        for (ObjectChanged c : podsBoundTo(nodeName)) {
+            evaluate(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
+        }
+    }
+
+    /** Lets a node go to another instance: forgets its pods' runs without touching the node or its pods. */
+    void letGo(String nodeName) {
+        for (ObjectChanged c : podsBoundTo(nodeName)) {
+            String key = Keys.of(c.getKind(), c.getNamespace(), c.getName());
+            cancel(key);
+            sent.remove(key);
+            runs.remove(c.getUid());
+            started.remove(c.getUid());
+            addresses.release(c.getUid());
+        }
+    }
+
+    /** The pod is gone from the view: its run, its address and any planned evaluation go too. */
+    void forget(String key, String uid) {
+        cancel(key);
+        sent.remove(key);
+        addresses.release(uid);
+        runs.remove(uid);
+        started.remove(uid);
+        LOG.debug("node-sim: {} gone", key);
+    }
+
+    // ---- one pod
+
+    /**
+     * Reads the pod and moves it on: the sandbox (after admission) when it has none, else its {@link PodRun} advanced to
+     * now, whose status is sent when it differs from the stored one, and whose next change is planned. A deleted pod
+     * whose containers all stopped and whose terminal phase is stored is removed (grace 0).
+     */
+    void evaluate(String key) {
+        Optional<ObjectChanged> change = view.get(key);
+        if (change.isEmpty()) {
+            cancel(key);
+            sent.remove(key);
+            return;
+        }
+        Pod pod = (Pod) change.get().getObject();
+        SimNode node = pod.getSpec() == null ? null : nodes.get(pod.getSpec().getNodeName());
+        if (node == null || nodes.isFailed(node.name()) || !nodes.owns(node.name())) {
+            cancel(key);
+            return;
+        }
+        String rv = pod.getMetadata().getResourceVersion();
+        Sent pending = sent.get(key);
+        if (pending != null) {
+            if (pending.resourceVersion().equals(rv)) {
+                return; // our command for this version is on its way; its change brings us back
+            }
+            sent.remove(key);
+        }
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // what the log keeps: a status compares equal
+        String uid = pod.getMetadata().getUid();
+        boolean deleting = pod.getMetadata().getDeletionTimestamp() != null;
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        boolean terminal = "Succeeded".equals(phase) || "Failed".equals(phase);
+        PodRun run = runs.get(uid);
+        if (run == null && !PodLifecycle.hasSandbox(pod)) {
+            if (deleting) {
+                removeIfAllowed(key, pod, node);
+            } else if (!terminal) {
+                Optional<Pod> rejected = view.get(nodeKey(node)).map(c -> nodes.pressures((Node) c.getObject()))
+                        .flatMap(p -> NodePressure.reject(pod, p, now))
+                        .or(() -> NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now));
+                if (rejected.isPresent()) {
+                    kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod),
+                            rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
+                    act(key, pod, node, cmdFor(node).updateStatus(rejected.get()));
+                } else {
+                    PodLifecycle.PodHost host = host(pod, node);
+                    if (host.podIP() != null) { // no address left on the node: stays Pending, as with a failing CNI
+                        started.add(uid);
+                        act(key, pod, node, cmdFor(node).updateStatus(PodLifecycle.creating(pod, host, now)));
+                        transitions.incrementAndGet();
+                    }
+                }
+            }
+            return;
+        }
+        if (run == null) {
+            if (terminal && !deleting) {
+                return; // finished before this node-sim started, or evicted
+            }
+            if (terminal && deleting && "Evicted".equals(pod.getStatus().getReason())) {
+                removeIfAllowed(key, pod, node); // its containers were killed when it was evicted
+                return;
+            }
+            Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
+            run = PodRun.start(pod, kubelet, images.get(node.name()), since);
+            runs.put(uid, run);
+            if (!started.remove(uid)) {
+                run.resume(pod, now); // POD-12.12: a termination in progress starts over with its full grace period
+                run.takeEvents(); // a restarted kubelet does not record again what happened before it came back
+            }
+        }
+        run.advanceTo(pod, now);
+        EventRecorder recorder = kubelets.get(node.name());
+        run.takeEvents().forEach(recorder::record);
+        PodStatus next = run.status(pod);
+        if (!next.equals(pod.getStatus())) {
+            act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
+            transitions.incrementAndGet();
+        } else if (deleting && run.finished()) {
+            removeIfAllowed(key, pod, node);
+        }
+        plan(key, run.nextChangeAt().orElse(null), now);
+    }
+
+    /** The kubelet's DELETE with grace 0 once it has stopped the pod; nothing while finalizers hold a force-deleted pod. */
+    private void removeIfAllowed(String key, Pod pod, SimNode node) {
+        ObjectMeta meta = pod.getMetadata();
+        boolean forced = meta.getDeletionGracePeriodSeconds() != null && meta.getDeletionGracePeriodSeconds() == 0;
+        if (forced && meta.getFinalizers() != null && !meta.getFinalizers().isEmpty()) {
+            return;
+        }
+        act(key, pod, node, cmdFor(node).delete(Kinds.POD, meta.getNamespace(), meta.getName(), 0L, meta.getUid()));
+    }
+
+    private PodLifecycle.PodHost host(Pod pod, SimNode node) {
+        String existing = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        String ip = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? node.internalIP()
+                : addresses.addressFor(pod.getMetadata().getUid(), node.podSubnet(), existing).orElse(null);
+        return new PodLifecycle.PodHost(node.name(), node.internalIP(), ip);
+    }
+
+    // ---- the eviction manager
+
+    /**
+     * One round of the eviction manager on every node under memory pressure: the first candidate of
+     * {@link PressureEviction#next} is killed at once (a hard eviction) and reported Failed, reason Evicted.
+     */
+    void evictUnderPressure() {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        for (String name : nodes.owned()) {
+            SimNode n = nodes.get(name);
+            Optional<Node> node = view.get(nodeKey(n)).map(c -> (Node) c.getObject());
+            if (nodes.isFailed(name) || node.isEmpty() || !nodes.pressures(node.get()).contains(NodePressure.Kind.MEMORY)) {
+                continue;
+            }
+            List<Pod> running = new ArrayList<>();
+            for (ObjectChanged c : podsBoundTo(name)) {
+                Pod p = (Pod) c.getObject();
+                String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+                if (PodLifecycle.hasSandbox(p) && p.getMetadata().getDeletionTimestamp() == null
+                        && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                    running.add(p);
+                }
+            }
+            PressureEviction.next(running).ifPresent(victim -> {
+                String key = Keys.of(Kinds.POD.kind(), victim.getMetadata().getNamespace(), victim.getMetadata().getName());
+                EventRecorder events = kubelets.get(name);
+                events.record(EventNotice.warning(ObjectReferences.node(name),
+                        "EvictionThresholdMet", "Attempting to reclaim memory"));
+                Pod evicted = PressureEviction.evicted(victim, now);
+                events.record(EventNotice.warning(ObjectReferences.of(victim), "Evicted",
+                        evicted.getStatus().getMessage()));
+                LOG.info("node-sim: {} evicts {} under memory pressure", name, key);
+                cancel(key);
+                runs.remove(victim.getMetadata().getUid()); // its containers are killed: nothing more to run
+                act(key, victim, n, cmdFor(n).updateStatus(evicted));
+                transitions.incrementAndGet();
+            });
+        }
+    }
+
+    // ---- commands and their retries, planned evaluations
+
+    private Commands cmdFor(SimNode node) {
+        return nodes.commands(node);
+    }
+
+    private void act(String key, Pod pod, SimNode node, Command command) {
+        String rv = pod.getMetadata().getResourceVersion();
+        LOG.debug("node-sim: {} {} {} at resourceVersion {}", node.name(), command.getVerb(), key, rv);
+        Sent before = sent.get(key);
+        int attempt = before != null && (before.resourceVersion().equals(rv) || before.resourceVersion().equals("retry:" + rv))
+                ? before.attempts() + 1 : 1;
+        sent.put(key, new Sent(rv, attempt));
+        send.accept(command);
+        executor.schedule(() -> NodeSimulator.safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** The view still shows the version our command was decided on: it was lost or rejected; decide again. */
+    private void recheck(String key, String rv) {
+        Sent s = sent.get(key);
+        if (s == null || !s.resourceVersion().equals(rv)) {
+            return;
+        }
+        if (s.attempts() >= MAX_ATTEMPTS) {
+            LOG.warn("node-sim: {} shows no effect of {} commands at resourceVersion {}; waiting for its next change",
+                    key, s.attempts(), rv);
+            return;
+        }
+        sent.put(key, new Sent("retry:" + rv, s.attempts()));
+        evaluate(key);
+    }
+
+    private void plan(String key, Instant at, Instant now) {
+        Planned p = planned.get(key);
+        if (p != null && p.at().equals(at)) {
+            return;
+        }
+        cancel(key);
+        if (at == null) {
+            return;
+        }
+        long delay = Math.max(0, Duration.between(now, at).toMillis());
+        planned.put(key, new Planned(at, executor.schedule(() -> {
+            planned.remove(key);
+            NodeSimulator.safely(() -> evaluate(key));
+        }, delay, TimeUnit.MILLISECONDS)));
+    }
+
+    private void cancel(String key) {
+        Planned p = planned.remove(key);
+        if (p != null) {
+            p.task().cancel(false);
+        }
+    }
+
+    // ---- the view
+
+    /** Pods on the node that hold resources (admitted, not finished), except {@code uid}. */
+    private List<Pod> podsOn(String nodeName, String uid) {
+        List<Pod> out = new ArrayList<>();
+        for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
+            Pod p = (Pod) c.getObject();
+            if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()) && !uid.equals(c.getUid())
+                    && PodLifecycle.hasSandbox(p)) {
+                String ph = p.getStatus().getPhase();
+                if (!"Succeeded".equals(ph) && !"Failed".equals(ph)) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<ObjectChanged> podsBoundTo(String nodeName) {
+        List<ObjectChanged> out = new ArrayList<>();
+        for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
+            Pod p = (Pod) c.getObject();
+            if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+}
