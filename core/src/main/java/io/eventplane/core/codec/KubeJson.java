@@ -29,10 +29,6 @@ import org.apache.avro.specific.SpecificRecord;
 public final class KubeJson {
     private static final KubeJson INSTANCE = new KubeJson();
 
-    static {
-        AvroTimeConversions.install();
-    }
-
     private final ObjectMapper mapper = JsonMapper.builder().build();
     private final Map<Class<?>, RecordCodec> codecs = new ConcurrentHashMap<>();
     private final Map<ClassLoader, SchemaCompiler> compilers = new ConcurrentHashMap<>();
