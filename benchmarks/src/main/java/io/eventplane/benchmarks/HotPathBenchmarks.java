@@ -4,7 +4,6 @@ import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.LogSerdes;
 import io.eventplane.client.log.LogCodec;
 import io.eventplane.client.log.RawChange;
-import io.eventplane.core.codec.AvroTimeConversions;
 import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.decide.Decision;
@@ -85,7 +84,6 @@ public class HotPathBenchmarks {
 
     @Setup
     public void setUp() {
-        AvroTimeConversions.install();
         podJson = RUNNING_POD.getBytes(StandardCharsets.UTF_8);
         pod = KubeJson.get().parseObject(podJson, Pod.class, FieldValidation.STRICT, new ArrayList<>());
         Envelope envelope = Envelope.newBuilder().setActor("bench").setRequestId("r-1")

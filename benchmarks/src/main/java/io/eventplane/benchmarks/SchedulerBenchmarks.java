@@ -1,6 +1,5 @@
 package io.eventplane.benchmarks;
 
-import io.eventplane.core.codec.AvroTimeConversions;
 import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.model.Node;
@@ -50,7 +49,6 @@ public class SchedulerBenchmarks {
 
     @Setup
     public void setUp() {
-        AvroTimeConversions.install();
         List<Node> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             all.add(parse(Node.class, """

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.eventplane.core.codec.SchemaCodec.RecordCodec;
 import io.eventplane.core.kinds.FieldRenames;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
@@ -30,13 +29,9 @@ import org.apache.avro.specific.SpecificRecord;
 public final class KubeJson {
     private static final KubeJson INSTANCE = new KubeJson();
 
-    static {
-        AvroTimeConversions.install();
-    }
-
     private final ObjectMapper mapper = JsonMapper.builder().build();
     private final Map<Class<?>, RecordCodec> codecs = new ConcurrentHashMap<>();
-    private final Map<ClassLoader, SchemaCodec.Compiler> compilers = new ConcurrentHashMap<>();
+    private final Map<ClassLoader, SchemaCompiler> compilers = new ConcurrentHashMap<>();
 
     private KubeJson() {
     }
@@ -254,7 +249,7 @@ public final class KubeJson {
             throw new IllegalArgumentException(type.getName() + " is not an Avro record");
         }
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : ClassLoader.getSystemClassLoader();
-        SchemaCodec.Compiler compiler = compilers.computeIfAbsent(loader, SchemaCodec.Compiler::new);
+        SchemaCompiler compiler = compilers.computeIfAbsent(loader, SchemaCompiler::new);
         // Compilation fills shared tables; one at a time per class loader. Finished codecs are published via the map.
         synchronized (compiler) {
             RecordCodec done = codecs.get(type);

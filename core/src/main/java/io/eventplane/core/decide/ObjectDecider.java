@@ -31,11 +31,6 @@ public final class ObjectDecider {
     public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
     public static final String ORPHAN_FINALIZER = "orphan";
 
-    static {
-        // Records compare through Avro's generic model: it needs the time conversions (no-op detection).
-        io.eventplane.core.codec.AvroTimeConversions.install();
-    }
-
     private final RulesRegistry rules;
 
     public ObjectDecider(RulesRegistry rules) {

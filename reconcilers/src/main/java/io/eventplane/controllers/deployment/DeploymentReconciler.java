@@ -5,7 +5,6 @@ import io.eventplane.core.meta.Owners;
 import io.eventplane.reconcile.Reconciler;
 import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
-import io.eventplane.core.codec.AvroTimeConversions;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.LabelSelectors;
 import io.eventplane.log.ChangeType;
@@ -28,10 +27,6 @@ import java.util.Set;
  * ReplicaSets is deleted. The decision is {@link DeploymentDecider}'s.
  */
 public final class DeploymentReconciler implements Reconciler {
-    static {
-        AvroTimeConversions.install();
-    }
-
     @Override
     public String kind() {
         return Kinds.DEPLOYMENT.kind();

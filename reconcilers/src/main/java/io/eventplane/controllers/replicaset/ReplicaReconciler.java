@@ -6,7 +6,6 @@ import io.eventplane.core.meta.Owners;
 import io.eventplane.reconcile.Reconciler;
 import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
-import io.eventplane.core.codec.AvroTimeConversions;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.LabelSelectors;
@@ -39,10 +38,6 @@ import org.apache.avro.specific.SpecificRecord;
  * status. Two instances, one per kind, each runs in its own {@link io.eventplane.controllers.ControllerService}.
  */
 public abstract class ReplicaReconciler implements Reconciler {
-    static {
-        AvroTimeConversions.install(); // status records compare with their Instants
-    }
-
     private final KindInfo kind;
 
     ReplicaReconciler(KindInfo kind) {

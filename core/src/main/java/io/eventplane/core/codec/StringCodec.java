@@ -1,0 +1,33 @@
+package io.eventplane.core.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.TextNode;
+
+/** An Avro string as a JSON string. */
+final class StringCodec extends SchemaCodec {
+    @Override
+    boolean reads(JsonNodeType type) {
+        return type == JsonNodeType.STRING;
+    }
+
+    @Override
+    boolean writes(Object value) {
+        return value instanceof CharSequence;
+    }
+
+    @Override
+    String expected() {
+        return "string";
+    }
+
+    @Override
+    Object decode(JsonNode node, DecodeContext ctx) {
+        return node.isTextual() ? node.textValue() : ctx.mismatch(expected(), node);
+    }
+
+    @Override
+    JsonNode encode(Object value) {
+        return TextNode.valueOf(value.toString());
+    }
+}
