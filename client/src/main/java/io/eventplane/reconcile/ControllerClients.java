@@ -98,6 +98,11 @@ public final class ControllerClients implements AutoCloseable {
         return requests;
     }
 
+    /** The writer's verdicts, for services that send without waiting and look at verdicts later. */
+    public Outcomes outcomes() {
+        return outcomes;
+    }
+
     /** Commands stamped with this service's actor and clock. */
     public Commands commands() {
         return commands;

@@ -105,7 +105,7 @@ public final class WorkQueue<K> implements AutoCloseable {
     }
 
     /** The overall bucket's delay for one more retry now, taking its token. */
-    private synchronized long bucketDelay() {
+    synchronized long bucketDelay() {
         long now = System.nanoTime();
         bucketTat = Math.max(bucketTat, now) + retryIntervalNanos;
         return Math.max(0, bucketTat - now - retryBurst * retryIntervalNanos);

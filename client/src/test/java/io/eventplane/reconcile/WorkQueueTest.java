@@ -1,6 +1,7 @@
 package io.eventplane.reconcile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,34 @@ class WorkQueueTest {
             assertEquals(Duration.ofMillis(100), q.backoff(1));
             assertEquals(Duration.ofMillis(400), q.backoff(3));
             assertEquals(Duration.ofSeconds(1), q.backoff(30));
+        }
+    }
+
+    @Test
+    @DisplayName("a key added with a delay keeps its earliest time: a later add with a shorter delay brings it forward, a longer one changes nothing")
+    void delayedAddsKeepTheEarliest() throws InterruptedException {
+        try (WorkQueue<String> q = new WorkQueue<>("test")) {
+            q.addAfter("a", Duration.ofHours(1));
+            q.addAfter("a", Duration.ofMillis(20));
+            q.addAfter("a", Duration.ofHours(2));
+            assertEquals(1, q.delayed());
+
+            assertEquals(List.of("a"), q.take(10, Duration.ofSeconds(5)));
+            assertEquals(0, q.delayed());
+        }
+    }
+
+    @Test
+    @DisplayName("retries share a token bucket: the burst goes at once, then one per interval (client-go's default controller rate limiter)")
+    void retriesShareABucket() {
+        try (WorkQueue<String> q = new WorkQueue<>("test", Duration.ofMillis(1), Duration.ofMillis(1), 10, 3)) {
+            assertEquals(0, q.bucketDelay());
+            assertEquals(0, q.bucketDelay());
+            assertEquals(0, q.bucketDelay());
+            long fourth = q.bucketDelay();
+            long fifth = q.bucketDelay();
+            assertTrue(fourth > 90_000_000L && fourth <= 100_000_000L, "fourth waits one interval: " + fourth);
+            assertTrue(fifth > 190_000_000L && fifth <= 200_000_000L, "fifth waits two: " + fifth);
         }
     }
 }

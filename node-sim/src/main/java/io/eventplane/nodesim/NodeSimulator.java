@@ -7,6 +7,7 @@ import io.eventplane.client.Outcomes;
 import io.eventplane.client.events.EventOrigin;
 import io.eventplane.client.events.EventRecorder;
 import io.eventplane.client.events.KafkaEventRecorder;
+import io.eventplane.reconcile.ControllerClients;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
@@ -79,6 +80,8 @@ public final class NodeSimulator implements AutoCloseable {
     private Outcomes outcomes;
     private ObjectView view;
     private KafkaEventRecorder recorder;
+    /** The clients every service builds the same way (view, sender, verdicts, Events); membership adds a producer. */
+    private ControllerClients clients;
     private NodeMembership membership;
     private NodeHeartbeat heartbeat;
     private KubeletLoop pods;
@@ -147,13 +150,15 @@ public final class NodeSimulator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        sender = new CommandSender(config, name);
+        clients = ControllerClients.create(config, name, clock, new EventOrigin("kubelet", null, name),
+                ControllerClients.ViewKind.OWN);
+        sender = clients.sender();
+        outcomes = clients.outcomes();
+        view = clients.view();
+        recorder = clients.recorder();
         memberSender = CommandSender.dedicated(config, name + "-membership");
-        outcomes = new Outcomes(config, name + "-outcomes");
-        view = new ObjectView(config, name + "-view");
         view.indexPodsByNode();
-        view.addListener(this::onChange);
-        recorder = KafkaEventRecorder.start(config, sender, view, name, clock, new EventOrigin("kubelet", null, name));
+        clients.listen(this::onChange);
         Map<String, EventRecorder> kubelets = new HashMap<>();
         for (SimNode n : nodes.all()) {
             kubelets.put(n.name(), recorder.from(EventOrigin.kubelet(n.name())));
@@ -383,17 +388,8 @@ public final class NodeSimulator implements AutoCloseable {
         if (wasActive && releaseOnClose && view != null && memberSender != null) {
             membership.release(); // the other instances take the nodes over at once
         }
-        if (recorder != null) {
-            recorder.close();
-        }
-        if (view != null) {
-            view.close();
-        }
-        if (sender != null) {
-            sender.close();
-        }
-        if (outcomes != null) {
-            outcomes.close();
+        if (clients != null) {
+            clients.close();
         }
         if (memberSender != null) {
             memberSender.close();

@@ -1,8 +1,5 @@
 package io.eventplane.scheduler;
 
-import io.eventplane.reconcile.Controller;
-import io.eventplane.reconcile.LeaderElection;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +14,8 @@ import io.eventplane.model.Lease;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
+import io.eventplane.reconcile.Controller;
+import io.eventplane.reconcile.LeaderElection;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.topology.WriterService;
