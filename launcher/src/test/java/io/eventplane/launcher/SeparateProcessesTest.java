@@ -34,6 +34,10 @@ class SeparateProcessesTest {
     }
 
     Process spawn(String name, String mainClass) throws Exception {
+        return spawn(name, mainClass, Map.of());
+    }
+
+    Process spawn(String name, String mainClass, Map<String, String> extraEnv) throws Exception {
         logs.toFile().mkdirs();
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -44,13 +48,14 @@ class SeparateProcessesTest {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(logs.resolve(name + ".log").toFile());
         pb.environment().putAll(env);
+        pb.environment().putAll(extraEnv);
         Process p = pb.start();
         processes.put(name, p);
         return p;
     }
 
     @Test
-    @DisplayName("writer, gateway, scheduler and node-sim as separate processes run a pod to Running, and survive kill -9 of the writer")
+    @DisplayName("writer, gateway, scheduler, node-sim and the controller manager as separate processes run a pod and a Deployment, and survive kill -9 of the writer")
     void separateProcesses() throws Exception {
         SharedCluster cluster = SharedCluster.get();
         int port = FreePorts.next();
@@ -66,11 +71,21 @@ class SeparateProcessesTest {
         spawn("gateway", "io.eventplane.gateway.GatewayMain");
         spawn("scheduler", "io.eventplane.scheduler.SchedulerMain");
         spawn("node-sim", "io.eventplane.nodesim.NodeSimMain");
+        // the controller manager as the Helm chart runs it: a selection of controllers, with leader election
+        spawn("controllers", "io.eventplane.controllers.ControllerManager",
+                Map.of("EVENTPLANE_CONTROLLERS", "replicaset,deployment"));
         Http http = new Http("http://127.0.0.1:" + port);
         http.await("/api/v1/nodes", n -> n.path("items").size() == 2, WAIT);
 
         assertEquals(201, http.post("/api/v1/namespaces/default/pods", Http.pod("first")).statusCode());
         JsonNode first = http.await("/api/v1/namespaces/default/pods/first", Http::running, WAIT);
+        assertEquals(201, http.post("/apis/apps/v1/namespaces/default/deployments", """
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
+                 "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+                  "template":{"metadata":{"labels":{"app":"web"}},
+                   "spec":{"containers":[{"name":"c","image":"nginx"}]}}}}""").statusCode());
+        http.await("/apis/apps/v1/namespaces/default/deployments/web",
+                d -> d.path("status").path("readyReplicas").asInt() == 2, WAIT);
 
         processes.remove("writer").destroyForcibly().waitFor();
         spawn("writer", "io.eventplane.topology.WriterMain");
