@@ -1,6 +1,7 @@
 package io.eventplane.nodesim;
 
 import io.eventplane.core.decide.PodRules;
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.Node;
 import io.eventplane.model.NodeCondition;
 import io.eventplane.model.ObjectMeta;
@@ -130,8 +131,7 @@ public final class NodePressure {
      */
     public static NodeCondition condition(Kind kind, boolean on, NodeCondition previous, Instant now) {
         String status = on ? "True" : "False";
-        Instant since = previous != null && status.equals(previous.getStatus()) && previous.getLastTransitionTime() != null
-                ? previous.getLastTransitionTime() : now;
+        Instant since = Conditions.transitionTime(previous, status, now);
         return NodeCondition.newBuilder().setType(kind.condition()).setStatus(status)
                 .setReason(on ? kind.trueReason : kind.falseReason).setMessage(on ? kind.trueMessage : kind.falseMessage)
                 .setLastHeartbeatTime(now).setLastTransitionTime(since).build();

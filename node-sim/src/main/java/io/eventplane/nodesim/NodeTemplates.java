@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.DaemonEndpoint;
 import io.eventplane.model.Lease;
 import io.eventplane.model.LeaseSpec;
@@ -71,10 +72,7 @@ public final class NodeTemplates {
             conditions.add(NodePressure.condition(k, pressures.contains(k), find(previous, k.condition()), now));
         }
         NodeCondition ready = condition("Ready", "True", "KubeletReady", "kubelet is posting ready status", now);
-        NodeCondition wasReady = find(previous, "Ready");
-        if (wasReady != null && "True".equals(wasReady.getStatus()) && wasReady.getLastTransitionTime() != null) {
-            ready = NodeCondition.newBuilder(ready).setLastTransitionTime(wasReady.getLastTransitionTime()).build();
-        }
+        ready.setLastTransitionTime(Conditions.transitionTime(find(previous, "Ready"), "True", now));
         conditions.add(ready);
         return NodeStatus.newBuilder()
                 .setCapacity(shape.capacity())
@@ -113,12 +111,7 @@ public final class NodeTemplates {
     }
 
     private static NodeCondition find(List<NodeCondition> conditions, String type) {
-        for (NodeCondition c : conditions) {
-            if (type.equals(c.getType())) {
-                return c;
-            }
-        }
-        return null;
+        return Conditions.find(conditions, type).orElse(null);
     }
 
     public static boolean isReady(Node node) {

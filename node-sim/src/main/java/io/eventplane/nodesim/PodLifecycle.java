@@ -1,6 +1,6 @@
 package io.eventplane.nodesim;
 
-import io.eventplane.core.decide.PodRules;
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerState;
 import io.eventplane.model.ContainerStateWaiting;
@@ -121,7 +121,7 @@ public final class PodLifecycle {
 
     private static List<PodCondition> set(List<PodCondition> conditions, String type, String status, String reason,
                                           String message, Instant now) {
-        return PodRules.setCondition(conditions, PodCondition.newBuilder().setType(type).setStatus(status)
+        return Conditions.set(conditions, PodCondition.newBuilder().setType(type).setStatus(status)
                 .setReason(reason).setMessage(message).setLastTransitionTime(now).build());
     }
 

@@ -1,6 +1,6 @@
 package io.eventplane.nodesim;
 
-import io.eventplane.core.decide.PodRules;
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.ContainerState;
 import io.eventplane.model.ContainerStateRunning;
 import io.eventplane.model.ContainerStateWaiting;
@@ -18,7 +18,7 @@ import java.util.List;
  * The pod status a kubelet writes for a {@link PodRun} at the run's current time, built on the stored one: the phase,
  * the conditions PodReadyToStartContainers, Initialized, ContainersReady and Ready with the pod's readiness gates
  * (POD-6), and each init, app and ephemeral container's state, last state, readiness, restart count, image and ids
- * (POD-4). A condition's lastTransitionTime changes only with its status ({@link PodRules#setCondition}). Pure.
+ * (POD-4). A condition's lastTransitionTime changes only with its status ({@link Conditions#set}). Pure.
  */
 final class PodStatusWriter {
 
@@ -146,7 +146,7 @@ final class PodStatusWriter {
 
     private static List<PodCondition> set(List<PodCondition> conditions, String type, String status, String reason,
                                           String message, Instant now) {
-        return PodRules.setCondition(conditions, PodCondition.newBuilder().setType(type).setStatus(status)
+        return Conditions.set(conditions, PodCondition.newBuilder().setType(type).setStatus(status)
                 .setReason(reason).setMessage(message).setLastTransitionTime(now).build());
     }
 

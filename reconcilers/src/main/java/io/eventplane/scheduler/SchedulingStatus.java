@@ -1,6 +1,6 @@
 package io.eventplane.scheduler;
 
-import io.eventplane.core.decide.PodRules;
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodStatus;
@@ -26,7 +26,7 @@ public final class SchedulingStatus {
         PodCondition condition = PodCondition.newBuilder().setType("PodScheduled").setStatus("False")
                 .setReason(why.reason()).setMessage(why.message()).setLastTransitionTime(now).build();
         PodStatus next = PodStatus.newBuilder(status)
-                .setConditions(PodRules.setCondition(status.getConditions(), condition)).build();
+                .setConditions(Conditions.set(status.getConditions(), condition)).build();
         return Optional.of(Pod.newBuilder(pod).setStatus(next).build());
     }
 }

@@ -1,6 +1,7 @@
 package io.eventplane.core.decide;
 
 import io.eventplane.core.codec.Quantity;
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.Container;
@@ -398,33 +399,9 @@ public final class PodRules implements KindRules<Pod> {
         }
         PodSpec spec = ObjectAccess.with(pod.getSpec(), "nodeName", node);
         PodStatus status = pod.getStatus() == null ? new PodStatus() : ObjectAccess.shallow(pod.getStatus());
-        status.setConditions(setCondition(status.getConditions(), PodCondition.newBuilder()
+        status.setConditions(Conditions.set(status.getConditions(), PodCondition.newBuilder()
                 .setType("PodScheduled").setStatus("True").setLastTransitionTime(now).build()));
         return ObjectAccess.with(ObjectAccess.with(pod, "spec", spec), "status", status);
-    }
-
-    /** Replaces the condition of the same type, keeping lastTransitionTime when the status did not change. */
-    public static List<PodCondition> setCondition(List<PodCondition> conditions, PodCondition c) {
-        List<PodCondition> out = new ArrayList<>();
-        boolean replaced = false;
-        if (conditions != null) {
-            for (PodCondition existing : conditions) {
-                if (existing.getType().equals(c.getType())) {
-                    PodCondition next = c;
-                    if (Objects.equals(existing.getStatus(), c.getStatus()) && existing.getLastTransitionTime() != null) {
-                        next = PodCondition.newBuilder(c).setLastTransitionTime(existing.getLastTransitionTime()).build();
-                    }
-                    out.add(next);
-                    replaced = true;
-                } else {
-                    out.add(existing);
-                }
-            }
-        }
-        if (!replaced) {
-            out.add(c);
-        }
-        return out;
     }
 
     /** POD-14: Guaranteed, Burstable or BestEffort, from cpu and memory requests and limits. */

@@ -51,9 +51,10 @@ public final class Conditions {
 
     /**
      * {@code conditions} with {@code condition} in place of the one of its type (added last when there is none). When
-     * the status does not change, the existing lastTransitionTime (and lastProbeTime) are kept, so the time says when
-     * the status last changed, not when it was last written; a condition whose status changes keeps the time it
-     * carries (the caller sets it to now).
+     * the status does not change, the existing lastTransitionTime is kept (when it has one), so the time says when the
+     * status last changed, not when it was last written; a condition whose status changes keeps the time it carries
+     * (the caller sets it to now). Every other field, reason, message and the other times among them, is the new
+     * condition's. A null list reads as empty; the list given is not modified.
      */
     public static <C extends SpecificRecord> List<C> set(List<C> conditions, C condition) {
         String type = (String) ObjectAccess.field(condition, "type");
@@ -102,17 +103,27 @@ public final class Conditions {
         return true;
     }
 
-    private static <C extends SpecificRecord> C keepTransition(C condition, C old) {
-        C out = condition;
-        for (String f : List.of("lastTransitionTime", "lastProbeTime")) {
-            if (ObjectAccess.hasField(old, f)) {
-                Object t = ObjectAccess.field(old, f);
-                if (t != null && !Objects.equals(t, ObjectAccess.field(out, f))) {
-                    out = ObjectAccess.with(out, f, t);
-                }
+    /**
+     * The lastTransitionTime a condition now reporting {@code status} carries: {@code previous}'s (the condition of its
+     * type before) when the status is the same and it has one, else {@code now}. For code that builds its conditions
+     * afresh from the previous ones instead of {@link #set setting} them one by one.
+     */
+    public static Instant transitionTime(SpecificRecord previous, String status, Instant now) {
+        if (previous != null && Objects.equals(ObjectAccess.field(previous, "status"), status)) {
+            Instant since = transitionTime(previous);
+            if (since != null) {
+                return since;
             }
         }
-        return out;
+        return now;
+    }
+
+    private static <C extends SpecificRecord> C keepTransition(C condition, C old) {
+        Object since = ObjectAccess.field(old, "lastTransitionTime");
+        if (since == null || Objects.equals(since, ObjectAccess.field(condition, "lastTransitionTime"))) {
+            return condition;
+        }
+        return ObjectAccess.with(condition, "lastTransitionTime", since);
     }
 
     // ---- the two kinds whose conditions everyone reads

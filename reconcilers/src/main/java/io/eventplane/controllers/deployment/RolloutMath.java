@@ -7,7 +7,7 @@ import io.eventplane.model.RollingUpdateDeployment;
 
 /**
  * The RollingUpdate arithmetic (DEP-08, DEP-09, DEP-25, DEP-32): maxSurge rounds up, maxUnavailable rounds down, and
- * when both resolve to 0 maxUnavailable is 1. Pure.
+ * when both resolve to 0 maxUnavailable is 1; the new ReplicaSet's next size. Pure.
  */
 public final class RolloutMath {
     private RolloutMath() {
@@ -36,6 +36,22 @@ public final class RolloutMath {
     private static int[] fenceposts(Deployment d, int desired) {
         RollingUpdateDeployment ru = d.getSpec().getStrategy() == null ? null : d.getSpec().getStrategy().getRollingUpdate();
         return fenceposts(ru == null ? null : ru.getMaxSurge(), ru == null ? null : ru.getMaxUnavailable(), desired);
+    }
+
+    /**
+     * The new ReplicaSet's next size (DEP-32) when it has {@code newSpec} and all owned ReplicaSets {@code total}:
+     * up to D+S in total and at most D; Recreate goes straight to D.
+     */
+    public static int newReplicas(Deployment d, int newSpec, int total) {
+        if (!isRollingUpdate(d)) {
+            return replicas(d);
+        }
+        int maxTotal = replicas(d) + maxSurge(d);
+        if (total >= maxTotal) {
+            return newSpec;
+        }
+        int scaleUp = Math.min(maxTotal - total, replicas(d) - newSpec);
+        return newSpec + Math.max(0, scaleUp);
     }
 
     /** maxSurge as a number of pods; 0 for Recreate. */

@@ -1,5 +1,6 @@
 package io.eventplane.controllers.disruption;
 
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.core.meta.PodStates;
 import io.eventplane.core.meta.IntOrPercent;
 import io.eventplane.core.meta.LabelSelectors;
@@ -96,11 +97,9 @@ public final class DisruptionDecider {
         long generation = pdb.getMetadata() == null || pdb.getMetadata().getGeneration() == null ? 0
                 : pdb.getMetadata().getGeneration();
         boolean sufficient = allowed > 0;
-        Condition previous = old == null || old.getConditions() == null ? null : old.getConditions().stream()
-                .filter(c -> "DisruptionAllowed".equals(c.getType())).findFirst().orElse(null);
+        Condition previous = old == null ? null : Conditions.find(old.getConditions(), "DisruptionAllowed").orElse(null);
         String status = sufficient ? "True" : "False";
-        Instant transition = previous != null && status.equals(previous.getStatus())
-                && previous.getLastTransitionTime() != null ? previous.getLastTransitionTime() : now;
+        Instant transition = Conditions.transitionTime(previous, status, now);
         Condition condition = Condition.newBuilder().setType("DisruptionAllowed").setStatus(status)
                 .setObservedGeneration(generation).setLastTransitionTime(transition)
                 .setReason(sufficient ? "SufficientPods" : "InsufficientPods").setMessage("").build();

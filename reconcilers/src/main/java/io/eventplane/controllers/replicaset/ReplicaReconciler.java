@@ -8,7 +8,9 @@ import io.eventplane.reconcile.Reconciliation;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.Conditions;
 import io.eventplane.core.meta.LabelSelectors;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.ObjectMeta;
@@ -30,18 +32,25 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.specific.SpecificRecordBase;
 
 /**
  * The ReplicaSet controller (§2) and the ReplicationController manager (§9) as {@link Reconciler}s: they read the
  * owner and its namespace's pods from the view, ask {@link ReplicaSetDecider}, and turn the counts into the kind's
- * status. Two instances, one per kind, each runs in its own {@link io.eventplane.controllers.ControllerService}.
+ * status. Two instances, one per kind, each run by its own {@link io.eventplane.reconcile.Controller}.
  */
 public abstract class ReplicaReconciler implements Reconciler {
     private final KindInfo kind;
+    private final Supplier<? extends SpecificRecordBase> newStatus;
+    private final Supplier<? extends SpecificRecordBase> newCondition;
 
-    ReplicaReconciler(KindInfo kind) {
+    ReplicaReconciler(KindInfo kind, Supplier<? extends SpecificRecordBase> newStatus,
+                      Supplier<? extends SpecificRecordBase> newCondition) {
         this.kind = kind;
+        this.newStatus = newStatus;
+        this.newCondition = newCondition;
     }
 
     public static ReplicaReconciler replicaSets() {
@@ -59,9 +68,6 @@ public abstract class ReplicaReconciler implements Reconciler {
 
     /** The owner as the decision sees it, or empty when the object is not there. */
     abstract Optional<ReplicaOwner> owner(SpecificRecord object);
-
-    /** The object with {@code counts} as its status, or empty when the status already says so. */
-    abstract Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts);
 
     @Override
     public Collection<String> keysFor(ObjectChanged change, ObjectChanged previous, ClusterView view) {
@@ -150,14 +156,60 @@ public abstract class ReplicaReconciler implements Reconciler {
         return new Reconciliation(actions, List.of(), d.requeueAfter());
     }
 
-    /** The status update goes without a resourceVersion precondition: it is recomputed from the view on every step. */
-    static ObjectMeta statusMeta(ObjectMeta meta) {
-        return ObjectMeta.newBuilder(meta).setResourceVersion(null).build();
+    /**
+     * The object with {@code counts} as its status, or empty when the status already says so. ReplicaSetStatus and
+     * ReplicationControllerStatus are different Avro records with the same fields (a ReplicaSet's has
+     * terminatingReplicas as well, kept as it is), so one function serves both through their field names.
+     */
+    Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts) {
+        SpecificRecord current = (SpecificRecord) ObjectAccess.field(object, "status");
+        SpecificRecordBase next = (SpecificRecordBase) ObjectAccess.shallow(current == null ? newStatus.get() : current);
+        @SuppressWarnings("unchecked")
+        List<SpecificRecord> conditions = Conditions.remove((List<SpecificRecord>) next.get("conditions"),
+                ReplicaFailure.TYPE);
+        if (counts.failure() != null) {
+            ReplicaFailure f = counts.failure();
+            SpecificRecordBase c = newCondition.get();
+            c.put("type", ReplicaFailure.TYPE);
+            c.put("status", "True");
+            c.put("reason", f.reason());
+            c.put("message", f.message());
+            c.put("lastTransitionTime", f.lastTransitionTime());
+            conditions.add(c);
+        }
+        next.put("replicas", counts.replicas());
+        next.put("fullyLabeledReplicas", counts.fullyLabeledReplicas());
+        next.put("readyReplicas", counts.readyReplicas());
+        next.put("availableReplicas", counts.availableReplicas());
+        next.put("observedGeneration", counts.observedGeneration());
+        next.put("conditions", conditions.isEmpty() ? null : conditions);
+        if (Objects.equals(next, current)) {
+            return Optional.empty();
+        }
+        // without a resourceVersion precondition: the status is recomputed from the view on every step
+        ObjectMeta meta = ObjectMeta.newBuilder(ObjectAccess.meta(object)).setResourceVersion(null).build();
+        return Optional.of(ObjectAccess.with(ObjectAccess.withMeta(object, meta), "status", next));
+    }
+
+    /** The ReplicaFailure=True condition the object reports (the last one, should there be several), or null. */
+    static ReplicaFailure currentFailure(SpecificRecord status) {
+        @SuppressWarnings("unchecked")
+        List<SpecificRecord> conditions = status == null ? null
+                : (List<SpecificRecord>) ObjectAccess.field(status, "conditions");
+        ReplicaFailure failure = null;
+        for (SpecificRecord c : conditions == null ? List.<SpecificRecord>of() : conditions) {
+            if (ReplicaFailure.TYPE.equals(ObjectAccess.field(c, "type"))
+                    && "True".equals(ObjectAccess.field(c, "status"))) {
+                failure = new ReplicaFailure((String) ObjectAccess.field(c, "reason"),
+                        (String) ObjectAccess.field(c, "message"), Conditions.transitionTime(c));
+            }
+        }
+        return failure;
     }
 
     private static final class ReplicaSets extends ReplicaReconciler {
         ReplicaSets() {
-            super(Kinds.REPLICA_SET);
+            super(Kinds.REPLICA_SET, ReplicaSetStatus::new, ReplicaSetCondition::new);
         }
 
         @Override
@@ -166,14 +218,6 @@ public abstract class ReplicaReconciler implements Reconciler {
             if (rs.getSpec() == null || rs.getMetadata() == null || rs.getMetadata().getUid() == null) {
                 return Optional.empty();
             }
-            ReplicaFailure failure = null;
-            if (rs.getStatus() != null && rs.getStatus().getConditions() != null) {
-                for (ReplicaSetCondition c : rs.getStatus().getConditions()) {
-                    if (ReplicaFailure.TYPE.equals(c.getType()) && "True".equals(c.getStatus())) {
-                        failure = new ReplicaFailure(c.getReason(), c.getMessage(), c.getLastTransitionTime());
-                    }
-                }
-            }
             var selector = rs.getSpec().getSelector();
             // an empty selector selects nothing for a controller
             Predicate<Map<String, String>> matches = labels -> !LabelSelectors.isEmpty(selector)
@@ -181,40 +225,13 @@ public abstract class ReplicaReconciler implements Reconciler {
             return Optional.of(new ReplicaOwner(Kinds.REPLICA_SET, rs, rs.getMetadata(),
                     rs.getSpec().getReplicas() == null ? 1 : rs.getSpec().getReplicas(),
                     rs.getSpec().getMinReadySeconds() == null ? 0 : rs.getSpec().getMinReadySeconds(),
-                    matches, rs.getSpec().getTemplate(), failure, "replicaset-controller"));
-        }
-
-        @Override
-        Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts) {
-            ReplicaSet rs = (ReplicaSet) object;
-            ReplicaSetStatus old = rs.getStatus() == null ? new ReplicaSetStatus() : rs.getStatus();
-            List<ReplicaSetCondition> conditions = new ArrayList<>();
-            if (old.getConditions() != null) {
-                old.getConditions().stream().filter(c -> !ReplicaFailure.TYPE.equals(c.getType())).forEach(conditions::add);
-            }
-            if (counts.failure() != null) {
-                ReplicaFailure f = counts.failure();
-                conditions.add(ReplicaSetCondition.newBuilder().setType(ReplicaFailure.TYPE).setStatus("True")
-                        .setReason(f.reason()).setMessage(f.message()).setLastTransitionTime(f.lastTransitionTime()).build());
-            }
-            ReplicaSetStatus next = ReplicaSetStatus.newBuilder(old)
-                    .setReplicas(counts.replicas())
-                    .setFullyLabeledReplicas(counts.fullyLabeledReplicas())
-                    .setReadyReplicas(counts.readyReplicas())
-                    .setAvailableReplicas(counts.availableReplicas())
-                    .setObservedGeneration(counts.observedGeneration())
-                    .setConditions(conditions.isEmpty() ? null : conditions)
-                    .build();
-            if (Objects.equals(next, rs.getStatus())) {
-                return Optional.empty();
-            }
-            return Optional.of(ReplicaSet.newBuilder(rs).setMetadata(statusMeta(rs.getMetadata())).setStatus(next).build());
+                    matches, rs.getSpec().getTemplate(), currentFailure(rs.getStatus()), "replicaset-controller"));
         }
     }
 
     private static final class ReplicationControllers extends ReplicaReconciler {
         ReplicationControllers() {
-            super(Kinds.REPLICATION_CONTROLLER);
+            super(Kinds.REPLICATION_CONTROLLER, ReplicationControllerStatus::new, ReplicationControllerCondition::new);
         }
 
         @Override
@@ -223,49 +240,13 @@ public abstract class ReplicaReconciler implements Reconciler {
             if (rc.getSpec() == null || rc.getMetadata() == null || rc.getMetadata().getUid() == null) {
                 return Optional.empty();
             }
-            ReplicaFailure failure = null;
-            if (rc.getStatus() != null && rc.getStatus().getConditions() != null) {
-                for (ReplicationControllerCondition c : rc.getStatus().getConditions()) {
-                    if (ReplicaFailure.TYPE.equals(c.getType()) && "True".equals(c.getStatus())) {
-                        failure = new ReplicaFailure(c.getReason(), c.getMessage(), c.getLastTransitionTime());
-                    }
-                }
-            }
             Map<String, String> selector = rc.getSpec().getSelector();
             Predicate<Map<String, String>> matches = labels -> selector != null && !selector.isEmpty()
                     && LabelSelectors.matches(selector, labels);
             return Optional.of(new ReplicaOwner(Kinds.REPLICATION_CONTROLLER, rc, rc.getMetadata(),
                     rc.getSpec().getReplicas() == null ? 1 : rc.getSpec().getReplicas(),
                     rc.getSpec().getMinReadySeconds() == null ? 0 : rc.getSpec().getMinReadySeconds(),
-                    matches, rc.getSpec().getTemplate(), failure, "replication-controller"));
-        }
-
-        @Override
-        Optional<SpecificRecord> withStatus(SpecificRecord object, ReplicaCounts counts) {
-            ReplicationController rc = (ReplicationController) object;
-            ReplicationControllerStatus old = rc.getStatus() == null ? new ReplicationControllerStatus() : rc.getStatus();
-            List<ReplicationControllerCondition> conditions = new ArrayList<>();
-            if (old.getConditions() != null) {
-                old.getConditions().stream().filter(c -> !ReplicaFailure.TYPE.equals(c.getType())).forEach(conditions::add);
-            }
-            if (counts.failure() != null) {
-                ReplicaFailure f = counts.failure();
-                conditions.add(ReplicationControllerCondition.newBuilder().setType(ReplicaFailure.TYPE).setStatus("True")
-                        .setReason(f.reason()).setMessage(f.message()).setLastTransitionTime(f.lastTransitionTime()).build());
-            }
-            ReplicationControllerStatus next = ReplicationControllerStatus.newBuilder(old)
-                    .setReplicas(counts.replicas())
-                    .setFullyLabeledReplicas(counts.fullyLabeledReplicas())
-                    .setReadyReplicas(counts.readyReplicas())
-                    .setAvailableReplicas(counts.availableReplicas())
-                    .setObservedGeneration(counts.observedGeneration())
-                    .setConditions(conditions.isEmpty() ? null : conditions)
-                    .build();
-            if (Objects.equals(next, rc.getStatus())) {
-                return Optional.empty();
-            }
-            return Optional.of(ReplicationController.newBuilder(rc).setMetadata(statusMeta(rc.getMetadata()))
-                    .setStatus(next).build());
+                    matches, rc.getSpec().getTemplate(), currentFailure(rc.getStatus()), "replication-controller"));
         }
     }
 }
