@@ -1,5 +1,6 @@
 package io.eventplane.controllers;
 
+import io.eventplane.core.meta.NameSuffixes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,7 @@ import org.apache.avro.generic.GenericRecord;
  * canonical text of the Avro record (fields in schema order, map keys sorted).
  */
 public final class Hashes {
-    /** Kubernetes' "safe" alphabet: no vowels, no 0/1/3 (which read as o/l/e). */
-    static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+    private static final String ALPHABET = NameSuffixes.SAFE_ALPHABET;
 
     private Hashes() {
     }

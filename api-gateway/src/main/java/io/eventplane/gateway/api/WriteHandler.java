@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.eventplane.client.Requests;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.meta.NameSuffixes;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.gateway.wire.ApiException;
@@ -23,7 +24,6 @@ import org.apache.avro.specific.SpecificRecord;
 /** POST (create), PUT (update, status) and pods/binding: decode, build a command, submit, answer. */
 final class WriteHandler {
     /** The alphabet of generateName suffixes: no vowels, no look-alikes (as Kubernetes). */
-    private static final String SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
     private static final int GENERATE_ATTEMPTS = 3;
     private static final int UPDATE_ATTEMPTS = 5;
     private final Backend backend;
@@ -168,10 +168,6 @@ final class WriteHandler {
     }
 
     private String suffix() {
-        StringBuilder sb = new StringBuilder(5);
-        for (int i = 0; i < 5; i++) {
-            sb.append(SUFFIX_ALPHABET.charAt(random.nextInt(SUFFIX_ALPHABET.length())));
-        }
-        return sb.toString();
+        return NameSuffixes.random(random, 5);
     }
 }
