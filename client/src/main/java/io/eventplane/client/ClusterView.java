@@ -22,6 +22,16 @@ public interface ClusterView {
     /** Objects of one kind, in one namespace or (null) all, in key order. */
     Collection<ObjectChanged> list(String kind, String namespace);
 
+    /** The objects themselves (not their changes) of one kind, in one namespace or (null) all, in key order. */
+    @SuppressWarnings("unchecked")
+    default <T> List<T> objects(String kind, String namespace) {
+        List<T> out = new java.util.ArrayList<>();
+        for (ObjectChanged c : list(kind, namespace)) {
+            out.add((T) c.getObject());
+        }
+        return out;
+    }
+
     /** Objects of one kind in one namespace whose names start with {@code namePrefix}, in key order. */
     Collection<ObjectChanged> listByNamePrefix(String kind, String namespace, String namePrefix);
 

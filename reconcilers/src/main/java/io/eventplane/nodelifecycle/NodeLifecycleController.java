@@ -60,10 +60,7 @@ public final class NodeLifecycleController implements PeriodicReconciler {
 
     @Override
     public Reconciliation tick(ClusterView view, Instant now) {
-        List<Node> nodes = new ArrayList<>();
-        for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
-            nodes.add((Node) c.getObject());
-        }
+        List<Node> nodes = view.objects(Kinds.NODE.kind(), null);
         Map<String, Instant> leases = new HashMap<>();
         for (ObjectChanged c : view.list(Kinds.LEASE.kind(), LEASE_NAMESPACE)) {
             Lease l = (Lease) c.getObject();
@@ -71,10 +68,7 @@ public final class NodeLifecycleController implements PeriodicReconciler {
                 leases.put(c.getName(), l.getSpec().getRenewTime());
             }
         }
-        List<Pod> pods = new ArrayList<>();
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            pods.add((Pod) c.getObject());
-        }
+        List<Pod> pods = view.objects(Kinds.POD.kind(), null);
         NodeLifecycleDecider.Decision d = decider.decide(now, nodes, leases, pods, state);
         state = d.state();
         List<Action> actions = new ArrayList<>();

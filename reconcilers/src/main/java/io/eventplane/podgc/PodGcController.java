@@ -43,14 +43,8 @@ public final class PodGcController implements PeriodicReconciler {
 
     @Override
     public Reconciliation tick(ClusterView view, Instant now) {
-        List<Node> nodes = new ArrayList<>();
-        for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
-            nodes.add((Node) c.getObject());
-        }
-        List<Pod> pods = new ArrayList<>();
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            pods.add((Pod) c.getObject());
-        }
+        List<Node> nodes = view.objects(Kinds.NODE.kind(), null);
+        List<Pod> pods = view.objects(Kinds.POD.kind(), null);
         List<Action> actions = new ArrayList<>();
         for (PodGcDecider.Removal r : decider.decide(now, pods, nodes, terminatedPodGcThreshold)) {
             Pod pod = r.pod();
