@@ -2,6 +2,7 @@ package io.eventplane.testkit.objects;
 
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerPort;
+import io.eventplane.model.ResourceClaim;
 import io.eventplane.model.ResourceRequirements;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,14 +13,26 @@ import java.util.function.UnaryOperator;
 /** A container: image nginx unless told otherwise; resources only once requests or limits are given. */
 public final class ContainerBuilder {
     private final Container.Builder container;
+    // kept apart so that each build gets its own copy, in the order given
+    private boolean hasResources;
+    private Map<String, String> requests;
+    private Map<String, String> limits;
+    private List<ResourceClaim> claims;
     private final List<UnaryOperator<Container.Builder>> edits = new ArrayList<>();
 
     ContainerBuilder(String name) {
         container = Container.newBuilder().setName(name).setImage("nginx");
     }
 
-    private ContainerBuilder(Container container) {
-        this.container = Container.newBuilder(container);
+    private ContainerBuilder(Container given) {
+        ResourceRequirements r = given.getResources();
+        container = Container.newBuilder(given).setResources(null);
+        if (r != null) {
+            hasResources = true;
+            requests = MetaBuilder.copy(r.getRequests());
+            limits = MetaBuilder.copy(r.getLimits());
+            claims = r.getClaims();
+        }
     }
 
     /** Continues from a built container. */
@@ -40,8 +53,8 @@ public final class ContainerBuilder {
 
     /** Adds these requests (an empty map still sets requests). */
     public ContainerBuilder requests(Map<String, String> requests) {
-        ResourceRequirements.Builder r = resources();
-        container.setResources(r.setRequests(merged(r.getRequests(), requests)).build());
+        hasResources = true;
+        this.requests = MetaBuilder.added(this.requests, requests);
         return this;
     }
 
@@ -52,14 +65,17 @@ public final class ContainerBuilder {
 
     /** Adds these limits (an empty map still sets limits). */
     public ContainerBuilder limits(Map<String, String> limits) {
-        ResourceRequirements.Builder r = resources();
-        container.setResources(r.setLimits(merged(r.getLimits(), limits)).build());
+        hasResources = true;
+        this.limits = MetaBuilder.added(this.limits, limits);
         return this;
     }
 
     /** Adds a container port. */
     public ContainerBuilder port(int containerPort) {
-        List<ContainerPort> ports = container.getPorts() == null ? new ArrayList<>() : new ArrayList<>(container.getPorts());
+        List<ContainerPort> ports = new ArrayList<>();
+        if (container.getPorts() != null) {
+            ports.addAll(container.getPorts());
+        }
         ports.add(ContainerPort.newBuilder().setContainerPort(containerPort).build());
         container.setPorts(ports);
         return this;
@@ -89,16 +105,16 @@ public final class ContainerBuilder {
     }
 
     public Container build() {
-        Container.Builder b = Container.newBuilder(container);
+        Container.Builder b = container;
+        if (hasResources) {
+            b.setResources(ResourceRequirements.newBuilder().setRequests(MetaBuilder.copy(requests))
+                    .setLimits(MetaBuilder.copy(limits)).setClaims(claims == null ? null : new ArrayList<>(claims))
+                    .build());
+        }
         for (UnaryOperator<Container.Builder> edit : edits) {
             b = edit.apply(b);
         }
         return b.build();
-    }
-
-    private ResourceRequirements.Builder resources() {
-        return container.getResources() == null ? ResourceRequirements.newBuilder()
-                : ResourceRequirements.newBuilder(container.getResources());
     }
 
     static Map<String, String> quantities(String cpu, String memory) {
@@ -109,12 +125,6 @@ public final class ContainerBuilder {
         if (memory != null) {
             out.put("memory", memory);
         }
-        return out;
-    }
-
-    private static Map<String, String> merged(Map<String, String> current, Map<String, String> more) {
-        Map<String, String> out = current == null ? new LinkedHashMap<>() : new LinkedHashMap<>(current);
-        out.putAll(more);
         return out;
     }
 }

@@ -46,7 +46,7 @@ public final class DaemonSetBuilder extends WorkloadBuilder<DaemonSetBuilder> {
 
     public DaemonSet build() {
         return DaemonSet.newBuilder().setMetadata(buildMeta())
-                .setSpec(DaemonSetSpec.newBuilder(spec).setSelector(buildSelector()).setTemplate(buildTemplate()).build())
+                .setSpec(spec.setSelector(buildSelector()).setTemplate(buildTemplate()).build())
                 .setStatus(status).build();
     }
 }

@@ -61,7 +61,7 @@ public final class DeploymentBuilder extends WorkloadBuilder<DeploymentBuilder> 
 
     public Deployment build() {
         return Deployment.newBuilder().setMetadata(buildMeta())
-                .setSpec(DeploymentSpec.newBuilder(spec).setSelector(buildSelector()).setTemplate(buildTemplate()).build())
+                .setSpec(spec.setSelector(buildSelector()).setTemplate(buildTemplate()).build())
                 .setStatus(status).build();
     }
 }

@@ -95,7 +95,7 @@ public final class JobBuilder extends WorkloadBuilder<JobBuilder> {
 
     public Job build() {
         return Job.newBuilder().setMetadata(buildMeta())
-                .setSpec(JobSpec.newBuilder(spec).setSelector(buildSelector()).setTemplate(buildTemplate()).build())
+                .setSpec(spec.setSelector(buildSelector()).setTemplate(buildTemplate()).build())
                 .setStatus(status).build();
     }
 }

@@ -6,6 +6,7 @@ import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
 import io.eventplane.model.Taint;
 import io.eventplane.model.Toleration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +134,17 @@ public final class KubeObjects {
     /** As {@link #toleration(String, String)}, for at most this many seconds once a NoExecute taint is added. */
     public static Toleration toleration(String key, String effect, Long seconds) {
         return Toleration.newBuilder(toleration(key, effect)).setTolerationSeconds(seconds).build();
+    }
+
+    /** A fresh selector with the same content, its matchLabels in the same order (Avro's copies re-hash maps). */
+    static LabelSelector copy(LabelSelector selector) {
+        if (selector == null) {
+            return null;
+        }
+        return LabelSelector.newBuilder()
+                .setMatchLabels(MetaBuilder.copy(selector.getMatchLabels()))
+                .setMatchExpressions(selector.getMatchExpressions() == null ? null
+                        : new ArrayList<>(selector.getMatchExpressions())).build();
     }
 
     private static ObjectMeta metadataOf(SpecificRecord object) {

@@ -11,14 +11,18 @@ import java.util.function.UnaryOperator;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The metadata part of every builder. Map-valued settings (labels, annotations) add entries, in order; list-valued
- * ones set the list as given, and with no arguments leave the field unset. What is not set stays null, as a user
- * would send it.
+ * The metadata part of every builder. What is not set stays null, as a user would send it. Map-valued settings
+ * (labels, annotations, requests...) add entries and keep the order given (nothing here copies through Avro's
+ * builders, whose deep copies re-hash maps); list-valued ones set the list as given, and with no arguments leave the
+ * field unset. Edits ({@code meta(...)}, {@code spec(...)}, {@code status(...)}) apply last, at every build.
  *
  * @param <B> the concrete builder, returned by every setting so that calls chain
  */
 public abstract class MetaBuilder<B extends MetaBuilder<B>> {
     private final ObjectMeta.Builder meta = ObjectMeta.newBuilder();
+    // kept apart so that each build gets its own copy, in the order given
+    private Map<String, String> labels;
+    private Map<String, String> annotations;
     private final List<UnaryOperator<ObjectMeta.Builder>> metaEdits = new ArrayList<>();
 
     MetaBuilder(String name, String namespace) {
@@ -61,9 +65,9 @@ public abstract class MetaBuilder<B extends MetaBuilder<B>> {
         return labels(KubeObjects.labels(keysAndValues));
     }
 
-    /** Adds these labels (null or empty adds none). */
+    /** Adds these labels (an empty map still sets labels; null changes nothing). */
     public B labels(Map<String, String> labels) {
-        meta.setLabels(added(meta.getLabels(), labels));
+        this.labels = added(this.labels, labels);
         return self();
     }
 
@@ -72,9 +76,9 @@ public abstract class MetaBuilder<B extends MetaBuilder<B>> {
         return annotations(KubeObjects.labels(keysAndValues));
     }
 
-    /** Adds these annotations (null or empty adds none). */
+    /** Adds these annotations (an empty map still sets annotations; null changes nothing). */
     public B annotations(Map<String, String> annotations) {
-        meta.setAnnotations(added(meta.getAnnotations(), annotations));
+        this.annotations = added(this.annotations, annotations);
         return self();
     }
 
@@ -122,20 +126,31 @@ public abstract class MetaBuilder<B extends MetaBuilder<B>> {
     }
 
     final ObjectMeta buildMeta() {
-        ObjectMeta.Builder b = ObjectMeta.newBuilder(meta);
+        return buildMeta(null);
+    }
+
+    /** The metadata, labelled {@code labelsIfNone} when no labels were given. */
+    final ObjectMeta buildMeta(Map<String, String> labelsIfNone) {
+        ObjectMeta.Builder b = meta.setLabels(copy(labels == null ? labelsIfNone : labels))
+                .setAnnotations(copy(annotations));
         for (UnaryOperator<ObjectMeta.Builder> edit : metaEdits) {
             b = edit.apply(b);
         }
         return b.build();
     }
 
+    /** current plus more; an empty {@code more} still makes an (empty) map, null changes nothing. */
     static Map<String, String> added(Map<String, String> current, Map<String, String> more) {
-        if (more == null || more.isEmpty()) {
+        if (more == null) {
             return current;
         }
         Map<String, String> out = current == null ? new LinkedHashMap<>() : new LinkedHashMap<>(current);
         out.putAll(more);
         return out;
+    }
+
+    static Map<String, String> copy(Map<String, String> map) {
+        return map == null ? null : new LinkedHashMap<>(map);
     }
 
     @SafeVarargs

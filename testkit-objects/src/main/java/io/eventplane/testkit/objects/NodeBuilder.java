@@ -6,7 +6,6 @@ import io.eventplane.model.NodeSpec;
 import io.eventplane.model.NodeStatus;
 import io.eventplane.model.Taint;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -18,6 +17,8 @@ import java.util.function.UnaryOperator;
 public final class NodeBuilder extends MetaBuilder<NodeBuilder> {
     private final NodeSpec.Builder spec = NodeSpec.newBuilder();
     private NodeStatus.Builder status;
+    private Map<String, String> capacity;
+    private Map<String, String> allocatable;
     private final List<UnaryOperator<NodeStatus.Builder>> statusEdits = new ArrayList<>();
 
     NodeBuilder(String name) {
@@ -26,14 +27,16 @@ public final class NodeBuilder extends MetaBuilder<NodeBuilder> {
 
     /** Capacity and allocatable both set to these quantities (a null one is left out). */
     public NodeBuilder capacity(String cpu, String memory, String pods) {
-        Map<String, String> quantities = quantities(cpu, memory, pods);
-        status().setCapacity(quantities).setAllocatable(new LinkedHashMap<>(quantities));
+        status();
+        capacity = quantities(cpu, memory, pods);
+        allocatable = capacity;
         return this;
     }
 
     /** Allocatable only, when it differs from capacity (a null quantity is left out). */
     public NodeBuilder allocatable(String cpu, String memory, String pods) {
-        status().setAllocatable(quantities(cpu, memory, pods));
+        status();
+        allocatable = quantities(cpu, memory, pods);
         return this;
     }
 
@@ -55,7 +58,10 @@ public final class NodeBuilder extends MetaBuilder<NodeBuilder> {
     /** Adds this condition. */
     public NodeBuilder condition(NodeCondition condition) {
         NodeStatus.Builder s = status();
-        List<NodeCondition> conditions = s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
+        List<NodeCondition> conditions = new ArrayList<>();
+        if (s.getConditions() != null) {
+            conditions.addAll(s.getConditions());
+        }
         conditions.add(condition);
         s.setConditions(conditions);
         return this;
@@ -83,13 +89,13 @@ public final class NodeBuilder extends MetaBuilder<NodeBuilder> {
     public Node build() {
         NodeStatus built = null;
         if (status != null) {
-            NodeStatus.Builder b = NodeStatus.newBuilder(status);
+            NodeStatus.Builder b = status.setCapacity(copy(capacity)).setAllocatable(copy(allocatable));
             for (UnaryOperator<NodeStatus.Builder> edit : statusEdits) {
                 b = edit.apply(b);
             }
             built = b.build();
         }
-        return Node.newBuilder().setMetadata(buildMeta()).setSpec(NodeSpec.newBuilder(spec).build()).setStatus(built).build();
+        return Node.newBuilder().setMetadata(buildMeta()).setSpec(spec.build()).setStatus(built).build();
     }
 
     private NodeStatus.Builder status() {

@@ -5,10 +5,10 @@ import java.util.Map;
 
 /** An owner reference: apiVersion from the kind; controller and blockOwnerDeletion unset until asked for. */
 public final class OwnerRefBuilder {
-    /** The API group version of each kind an owner reference may name. */
+    /** Each owner kind's apiVersion, as core's Kinds has it (core's tests use this module, so it cannot use core). */
     private static final Map<String, String> API_VERSIONS = Map.ofEntries(
             Map.entry("Pod", "v1"), Map.entry("Node", "v1"), Map.entry("Namespace", "v1"),
-            Map.entry("ReplicationController", "v1"), Map.entry("PersistentVolumeClaim", "v1"),
+            Map.entry("ReplicationController", "v1"),
             Map.entry("Deployment", "apps/v1"), Map.entry("ReplicaSet", "apps/v1"), Map.entry("StatefulSet", "apps/v1"),
             Map.entry("DaemonSet", "apps/v1"), Map.entry("ControllerRevision", "apps/v1"),
             Map.entry("Job", "batch/v1"), Map.entry("CronJob", "batch/v1"),
@@ -19,7 +19,7 @@ public final class OwnerRefBuilder {
     OwnerRefBuilder(String kind, String name, String uid) {
         String apiVersion = API_VERSIONS.get(kind);
         if (apiVersion == null) {
-            throw new IllegalArgumentException("no apiVersion known for kind " + kind + "; build that OwnerReference directly");
+            throw new IllegalArgumentException("no apiVersion known for " + kind + ": build that reference directly");
         }
         ref = OwnerReference.newBuilder().setApiVersion(apiVersion).setKind(kind).setName(name).setUid(uid);
     }

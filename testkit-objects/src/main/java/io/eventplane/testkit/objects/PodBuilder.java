@@ -46,7 +46,10 @@ public final class PodBuilder extends PodSpecBuilder<PodBuilder> {
     /** Adds this condition. */
     public PodBuilder condition(PodCondition condition) {
         PodStatus.Builder s = status();
-        List<PodCondition> conditions = s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
+        List<PodCondition> conditions = new ArrayList<>();
+        if (s.getConditions() != null) {
+            conditions.addAll(s.getConditions());
+        }
         conditions.add(condition);
         s.setConditions(conditions);
         return this;
@@ -72,7 +75,7 @@ public final class PodBuilder extends PodSpecBuilder<PodBuilder> {
     public Pod build() {
         PodStatus built = null;
         if (status != null) {
-            PodStatus.Builder b = PodStatus.newBuilder(status);
+            PodStatus.Builder b = status;
             for (UnaryOperator<PodStatus.Builder> edit : statusEdits) {
                 b = edit.apply(b);
             }

@@ -8,11 +8,12 @@ import io.eventplane.model.PodDisruptionBudgetStatus;
 /** A PodDisruptionBudget in namespace default selecting app=&lt;name&gt;; minAvailable and maxUnavailable unset. */
 public final class PodDisruptionBudgetBuilder extends MetaBuilder<PodDisruptionBudgetBuilder> {
     private final PodDisruptionBudgetSpec.Builder spec = PodDisruptionBudgetSpec.newBuilder();
+    private LabelSelector selector;
     private PodDisruptionBudgetStatus status;
 
     PodDisruptionBudgetBuilder(String name) {
         super(name, "default");
-        spec.setSelector(KubeObjects.matchLabels("app", name));
+        selector = KubeObjects.matchLabels("app", name);
     }
 
     /** An Integer, a percentage String ("50%") or null. */
@@ -34,7 +35,7 @@ public final class PodDisruptionBudgetBuilder extends MetaBuilder<PodDisruptionB
 
     /** The selector (null: none, which selects no pods). */
     public PodDisruptionBudgetBuilder selector(LabelSelector selector) {
-        spec.setSelector(selector);
+        this.selector = selector;
         return this;
     }
 
@@ -51,6 +52,6 @@ public final class PodDisruptionBudgetBuilder extends MetaBuilder<PodDisruptionB
 
     public PodDisruptionBudget build() {
         return PodDisruptionBudget.newBuilder().setMetadata(buildMeta())
-                .setSpec(PodDisruptionBudgetSpec.newBuilder(spec).build()).setStatus(status).build();
+                .setSpec(spec.setSelector(KubeObjects.copy(selector)).build()).setStatus(status).build();
     }
 }

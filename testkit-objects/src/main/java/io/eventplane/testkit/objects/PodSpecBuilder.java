@@ -19,6 +19,7 @@ import java.util.function.UnaryOperator;
  */
 public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBuilder<B> {
     private final PodSpec.Builder spec = PodSpec.newBuilder();
+    private Map<String, String> nodeSelector;
     private List<ContainerBuilder> containers = new ArrayList<>(List.of(new ContainerBuilder("c")));
     private final List<UnaryOperator<PodSpec.Builder>> specEdits = new ArrayList<>();
 
@@ -72,6 +73,12 @@ public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBu
         return self();
     }
 
+    /** Adds limits to the first container. */
+    public B limits(Map<String, String> limits) {
+        first().limits(limits);
+        return self();
+    }
+
     public B restartPolicy(String policy) {
         spec.setRestartPolicy(policy);
         return self();
@@ -101,7 +108,7 @@ public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBu
 
     /** Adds node selector entries given as key, value, key, value... */
     public B nodeSelector(String... keysAndValues) {
-        spec.setNodeSelector(added(spec.getNodeSelector(), KubeObjects.labels(keysAndValues)));
+        nodeSelector = added(nodeSelector, KubeObjects.labels(keysAndValues));
         return self();
     }
 
@@ -144,8 +151,9 @@ public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBu
     }
 
     final PodSpec buildSpec() {
-        PodSpec.Builder b = PodSpec.newBuilder(spec)
-                .setContainers(new ArrayList<>(containers.stream().map(ContainerBuilder::build).toList()));
+        List<Container> built = new ArrayList<>();
+        containers.forEach(c -> built.add(c.build()));
+        PodSpec.Builder b = spec.setContainers(built).setNodeSelector(copy(nodeSelector));
         for (UnaryOperator<PodSpec.Builder> edit : specEdits) {
             b = edit.apply(b);
         }

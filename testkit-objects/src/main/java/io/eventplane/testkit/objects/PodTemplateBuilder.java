@@ -1,6 +1,7 @@
 package io.eventplane.testkit.objects;
 
 import io.eventplane.model.PodTemplateSpec;
+import java.util.Map;
 
 /** A pod template: metadata (usually just labels) and a pod spec with one container "c" (image nginx). */
 public final class PodTemplateBuilder extends PodSpecBuilder<PodTemplateBuilder> {
@@ -9,12 +10,12 @@ public final class PodTemplateBuilder extends PodSpecBuilder<PodTemplateBuilder>
         super(null, null);
     }
 
-    /** Whether labels were given (a workload otherwise labels its template like its selector). */
-    boolean hasLabels() {
-        return buildMeta().getLabels() != null;
+    public PodTemplateSpec build() {
+        return build(null);
     }
 
-    public PodTemplateSpec build() {
-        return PodTemplateSpec.newBuilder().setMetadata(buildMeta()).setSpec(buildSpec()).build();
+    /** The template, labelled {@code labelsIfNone} when no labels were given (a workload's selector labels). */
+    PodTemplateSpec build(Map<String, String> labelsIfNone) {
+        return PodTemplateSpec.newBuilder().setMetadata(buildMeta(labelsIfNone)).setSpec(buildSpec()).build();
     }
 }

@@ -30,7 +30,7 @@ public final class ReplicaSetBuilder extends WorkloadBuilder<ReplicaSetBuilder> 
 
     public ReplicaSet build() {
         return ReplicaSet.newBuilder().setMetadata(buildMeta())
-                .setSpec(ReplicaSetSpec.newBuilder(spec).setSelector(buildSelector()).setTemplate(buildTemplate()).build())
+                .setSpec(spec.setSelector(buildSelector()).setTemplate(buildTemplate()).build())
                 .setStatus(status).build();
     }
 }

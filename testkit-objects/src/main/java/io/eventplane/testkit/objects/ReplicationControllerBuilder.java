@@ -4,7 +4,6 @@ import io.eventplane.model.LabelSelector;
 import io.eventplane.model.ReplicationController;
 import io.eventplane.model.ReplicationControllerSpec;
 import io.eventplane.model.ReplicationControllerStatus;
-import java.util.LinkedHashMap;
 
 /**
  * A ReplicationController (see {@link WorkloadBuilder}); its selector is the plain map of the selector's matchLabels,
@@ -36,9 +35,7 @@ public final class ReplicationControllerBuilder extends WorkloadBuilder<Replicat
     public ReplicationController build() {
         LabelSelector selector = buildSelector();
         return ReplicationController.newBuilder().setMetadata(buildMeta())
-                .setSpec(ReplicationControllerSpec.newBuilder(spec)
-                        .setSelector(selector == null || selector.getMatchLabels() == null ? null
-                                : new LinkedHashMap<>(selector.getMatchLabels()))
+                .setSpec(spec.setSelector(selector == null ? null : selector.getMatchLabels())
                         .setTemplate(buildTemplate()).build())
                 .setStatus(status).build();
     }

@@ -94,7 +94,7 @@ public final class StatefulSetBuilder extends WorkloadBuilder<StatefulSetBuilder
 
     public StatefulSet build() {
         return StatefulSet.newBuilder().setMetadata(buildMeta())
-                .setSpec(StatefulSetSpec.newBuilder(spec).setSelector(buildSelector()).setTemplate(buildTemplate()).build())
+                .setSpec(spec.setSelector(buildSelector()).setTemplate(buildTemplate()).build())
                 .setStatus(status).build();
     }
 }

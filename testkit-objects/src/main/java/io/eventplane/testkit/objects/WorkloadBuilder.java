@@ -2,11 +2,10 @@ package io.eventplane.testkit.objects;
 
 import io.eventplane.model.Container;
 import io.eventplane.model.LabelSelector;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.PodTemplateSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.UnaryOperator;
+import java.util.function.Consumer;
 
 /**
  * What every pod-managing kind shares: namespace default, a selector (matchLabels app=&lt;name&gt; unless given) and a
@@ -78,8 +77,8 @@ public abstract class WorkloadBuilder<B extends WorkloadBuilder<B>> extends Meta
     }
 
     /** Anything else about the template: {@code .template(t -> t.requests("100m", null).restartPolicy("Never"))}. */
-    public B template(UnaryOperator<PodTemplateBuilder> edit) {
-        edit.apply(template);
+    public B template(Consumer<PodTemplateBuilder> edit) {
+        edit.accept(template);
         return self();
     }
 
@@ -90,20 +89,15 @@ public abstract class WorkloadBuilder<B extends WorkloadBuilder<B>> extends Meta
     }
 
     final LabelSelector buildSelector() {
-        return selector == null ? null : LabelSelector.newBuilder(selector).build();
+        return KubeObjects.copy(selector);
     }
 
     final PodTemplateSpec buildTemplate() {
         if (givenTemplate != null) {
-            return PodTemplateSpec.newBuilder(givenTemplate).build();
+            return givenTemplate;
         }
-        if (template.hasLabels()) {
-            return template.build();
-        }
-        Map<String, String> labels = selector != null && selector.getMatchLabels() != null
+        Map<String, String> selected = selector != null && selector.getMatchLabels() != null
                 ? selector.getMatchLabels() : Map.of("app", name());
-        PodTemplateSpec t = template.build();
-        return PodTemplateSpec.newBuilder(t)
-                .setMetadata(ObjectMeta.newBuilder(t.getMetadata()).setLabels(new LinkedHashMap<>(labels)).build()).build();
+        return template.build(selected);
     }
 }

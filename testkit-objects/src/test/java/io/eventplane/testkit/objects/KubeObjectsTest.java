@@ -42,7 +42,8 @@ class KubeObjectsTest {
     void podDefaults() {
         Pod p = pod("web-1").build();
         assertEquals(ObjectMeta.newBuilder().setName("web-1").setNamespace("default").build(), p.getMetadata());
-        assertEquals(List.of(Container.newBuilder().setName("c").setImage("nginx").build()), p.getSpec().getContainers());
+        assertEquals(List.of(Container.newBuilder().setName("c").setImage("nginx").build()),
+                p.getSpec().getContainers());
         assertNull(p.getSpec().getNodeName());
         assertNull(p.getStatus());
     }
@@ -53,7 +54,8 @@ class KubeObjectsTest {
         Pod p = pod("web-1").labels("app", "web").requests("100m", "64Mi").limits("200m", null).onNode("node-1")
                 .running().ready(true).uid("uid-web-1").build();
         assertEquals(Map.of("app", "web"), p.getMetadata().getLabels());
-        assertEquals(Map.of("cpu", "100m", "memory", "64Mi"), p.getSpec().getContainers().get(0).getResources().getRequests());
+        assertEquals(Map.of("cpu", "100m", "memory", "64Mi"),
+                p.getSpec().getContainers().get(0).getResources().getRequests());
         assertEquals(Map.of("cpu", "200m"), p.getSpec().getContainers().get(0).getResources().getLimits());
         assertEquals("node-1", p.getSpec().getNodeName());
         assertEquals("Running", p.getStatus().getPhase());
@@ -69,6 +71,24 @@ class KubeObjectsTest {
         assertEquals(List.of("app/alpine", "side/nginx"),
                 p.getSpec().getContainers().stream().map(c -> c.getName() + "/" + c.getImage()).toList());
         assertThrows(IllegalArgumentException.class, () -> pod("p").labels("odd"));
+    }
+
+    @Test
+    @DisplayName("maps keep the order given, through every build; an empty map is set, not left out")
+    void order() {
+        List<String> keys = List.of("zeta", "alpha", "mid", "beta", "omega", "gamma", "kappa", "delta", "pi");
+        PodBuilder b = pod("p").requests(Map.of()).nodeSelector("z", "1", "a", "2");
+        keys.forEach(k -> b.labels(k, "v"));
+        for (int i = 0; i < 2; i++) {
+            Pod p = b.build();
+            assertEquals(keys, List.copyOf(p.getMetadata().getLabels().keySet()));
+            assertEquals(List.of("z", "a"), List.copyOf(p.getSpec().getNodeSelector().keySet()));
+            assertEquals(Map.of(), p.getSpec().getContainers().get(0).getResources().getRequests());
+            assertNull(p.getSpec().getContainers().get(0).getResources().getLimits());
+        }
+        Deployment d = deployment("d").selector(KubeObjects.labels("z", "1", "a", "2", "m", "3")).build();
+        assertEquals(List.of("z", "a", "m"), List.copyOf(d.getSpec().getTemplate().getMetadata().getLabels().keySet()));
+        assertEquals(Map.of(), pod("p").labels(Map.of()).build().getMetadata().getLabels());
     }
 
     @Test
@@ -105,7 +125,8 @@ class KubeObjectsTest {
         ReplicaSet mismatched = replicaSet("rs").selector("a", "1").templateLabels("b", "2").build();
         assertEquals(Map.of("b", "2"), mismatched.getSpec().getTemplate().getMetadata().getLabels());
 
-        ReplicationController rc = replicationController("nginx").withoutSelector().templateLabels("app", "nginx").build();
+        ReplicationController rc = replicationController("nginx").withoutSelector().templateLabels("app", "nginx")
+                .build();
         assertNull(rc.getSpec().getSelector());
         assertEquals(Map.of("app", "x"), replicationController("x").build().getSpec().getSelector());
     }
@@ -118,8 +139,8 @@ class KubeObjectsTest {
         assertEquals("Parallel", ss.getSpec().getPodManagementPolicy());
         assertEquals(1, ss.getSpec().getUpdateStrategy().getRollingUpdate().getPartition());
 
-        DaemonSet ds = daemonSet("agent").onDelete().template(t -> t.tolerations(KubeObjects.toleration("k", "NoSchedule")))
-                .build();
+        DaemonSet ds = daemonSet("agent").onDelete()
+                .template(t -> t.tolerations(KubeObjects.toleration("k", "NoSchedule"))).build();
         assertEquals("OnDelete", ds.getSpec().getUpdateStrategy().getType());
         assertEquals("Exists", ds.getSpec().getTemplate().getSpec().getTolerations().get(0).getOperator());
 
