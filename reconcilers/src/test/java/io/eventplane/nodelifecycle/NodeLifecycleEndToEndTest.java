@@ -17,7 +17,6 @@ import io.eventplane.client.ViewWaiter;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Preconditions;
 import io.eventplane.log.Verb;
-import io.eventplane.model.Container;
 import io.eventplane.model.Lease;
 import io.eventplane.model.LeaseSpec;
 import io.eventplane.model.Node;
@@ -26,13 +25,13 @@ import io.eventplane.model.NodeStatus;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.Toleration;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
 import io.eventplane.testkit.VirtualClock;
+import io.eventplane.testkit.objects.KubeObjects;
 import io.eventplane.topology.WriterService;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -203,9 +202,7 @@ class NodeLifecycleEndToEndTest {
     }
 
     Pod boundPod(String name, String node, Toleration... tolerations) {
-        send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setTolerations(tolerations.length == 0 ? null : List.of(tolerations))
-                        .setContainers(List.of(Container.newBuilder().setName("c").setImage("nginx").build())).build()).build()));
+        send(user.create(KubeObjects.pod(name).tolerations(tolerations).build()));
         Pod p = await(() -> pod(name), "pod " + name);
         send(io.eventplane.log.Command.newBuilder().setEnvelope(user.envelope(null, null)).setVerb(Verb.BIND).setKind("Pod")
                 .setNamespace("default").setName(name).setPreconditions(new Preconditions()).setNodeName(node).build());
