@@ -7,14 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eventplane.client.Commands;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ObjectChanged;
-import io.eventplane.model.Container;
 import io.eventplane.model.Event;
 import io.eventplane.model.Node;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
-import io.eventplane.model.ResourceRequirements;
 import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,10 +52,7 @@ class EventsEndToEndTest {
     }
 
     private static Pod pod(String name, String image, String cpu) {
-        Container c = Container.newBuilder().setName("nginx").setImage(image)
-                .setResources(ResourceRequirements.newBuilder().setRequests(Map.of("cpu", cpu)).build()).build();
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build();
+        return KubeObjects.pod(name).containers(KubeObjects.container("nginx").image(image).requests(cpu, null)).build();
     }
 
     private Optional<Pod> pod(String name) {

@@ -142,6 +142,12 @@ class KubectlDeploymentWalkthroughTest {
         return rows;
     }
 
+    /** "generation observedGeneration progressingReason": the status is up to date and says the rollout is paused. */
+    private static boolean pausedAndObserved(String generationObservedReason) {
+        String[] f = generationObservedReason.trim().split(" ");
+        return f.length == 3 && f[0].equals(f[1]) && f[2].equals("DeploymentPaused");
+    }
+
     private static String rsOf(List<String> rows, String desiredCurrentReady, String except) {
         return rows.stream().filter(r -> r.endsWith(" " + desiredCurrentReady) && !r.startsWith(except + " "))
                 .map(r -> r.split(" ")[0]).findFirst().orElse(null);
@@ -242,7 +248,10 @@ class KubectlDeploymentWalkthroughTest {
         Result undoPaused = kubectl("rollout", "undo", "deployment.v1.apps/nginx-deployment");
         assertEquals(1, undoPaused.exit(), undoPaused.out());
         assertTrue(undoPaused.out().contains("you cannot rollback a paused deployment; resume it first"), undoPaused.out());
-        Thread.sleep(500); // give the controller a chance to (wrongly) act on the paused template
+        // The controller has decided on the paused template once its status observed the latest generation. A new
+        // ReplicaSet would be sent before that status, and the loop's commands share one partition: none can follow.
+        until(o -> pausedAndObserved(o), "get", "deploy", "nginx-deployment", "-o", "jsonpath={.metadata.generation} "
+                + "{.status.observedGeneration} {.status.conditions[?(@.type==\"Progressing\")].reason}");
         assertEquals(3, replicaSets().size(), "no new ReplicaSet while paused");
         assertEquals("deployment.apps/nginx-deployment resumed\n", ok("rollout", "resume", "deployment.v1.apps/nginx-deployment"));
         status = ok("rollout", "status", "deployment/nginx-deployment");

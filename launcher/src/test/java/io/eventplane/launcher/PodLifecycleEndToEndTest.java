@@ -7,12 +7,11 @@ import io.eventplane.client.Subscription;
 import io.eventplane.client.WatchEvent;
 import io.eventplane.gateway.table.KubectlPodRow;
 import io.eventplane.model.Container;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.nodesim.KubeletConfig;
 import io.eventplane.nodesim.PodBehavior;
 import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,15 +57,12 @@ class PodLifecycleEndToEndTest {
                            Container... containers) {
         Map<String, String> annotations = new HashMap<>();
         sim.forEach((k, v) -> annotations.put(PodBehavior.PREFIX + k, v));
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
-                        .setAnnotations(annotations).build())
-                .setSpec(PodSpec.newBuilder().setRestartPolicy(restartPolicy).setContainers(List.of(containers))
-                        .setInitContainers(init.isEmpty() ? null : init).build())
-                .build();
+        return KubeObjects.pod(name).annotations(annotations).restartPolicy(restartPolicy).containers(containers)
+                .initContainers(init.toArray(Container[]::new)).build();
     }
 
     private static Container container(String name, String image) {
-        return Container.newBuilder().setName(name).setImage(image).build();
+        return KubeObjects.container(name).image(image).build();
     }
 
     private Optional<Pod> get(String name) {

@@ -9,19 +9,15 @@ import io.eventplane.client.Subscription;
 import io.eventplane.client.WatchEvent;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
-import io.eventplane.model.Container;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
-import io.eventplane.model.ResourceRequirements;
 import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -54,10 +50,7 @@ class SchedulerEndToEndTest {
     }
 
     static Pod nginx(String name, String cpu) {
-        Container c = Container.newBuilder().setName("nginx").setImage("nginx")
-                .setResources(ResourceRequirements.newBuilder().setRequests(Map.of("cpu", cpu)).build()).build();
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build();
+        return KubeObjects.pod(name).containers(KubeObjects.container("nginx").requests(cpu, null)).build();
     }
 
     private Optional<Pod> pod(String name) {

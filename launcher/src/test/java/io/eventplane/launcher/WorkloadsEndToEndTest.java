@@ -1,28 +1,24 @@
 package io.eventplane.launcher;
 
+import static io.eventplane.testkit.objects.KubeObjects.container;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.Commands;
 import io.eventplane.log.ObjectChanged;
-import io.eventplane.model.Container;
 import io.eventplane.model.Deployment;
 import io.eventplane.model.DeploymentCondition;
 import io.eventplane.model.DeploymentSpec;
 import io.eventplane.model.Event;
-import io.eventplane.model.LabelSelector;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodTemplateSpec;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
-import io.eventplane.model.ReplicationControllerSpec;
 import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,9 +54,7 @@ class WorkloadsEndToEndTest {
     }
 
     static PodTemplateSpec template(Map<String, String> labels, String image) {
-        return PodTemplateSpec.newBuilder().setMetadata(ObjectMeta.newBuilder().setLabels(new HashMap<>(labels)).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("nginx")
-                        .setImage(image).build())).build()).build();
+        return KubeObjects.template().labels(labels).containers(container("nginx").image(image)).build();
     }
 
     private <T> Optional<T> get(Class<T> type, String name) {
@@ -95,11 +89,7 @@ class WorkloadsEndToEndTest {
     @Test
     @DisplayName("AC-DEP-01, AC-DEP-02, DEP-28: a Deployment rolls out on simulated nodes, then rolls to a new image; old ReplicaSet kept at 0")
     void deploymentRollsOut() {
-        Deployment d = Deployment.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName("web").setNamespace("default").build())
-                .setSpec(DeploymentSpec.newBuilder().setReplicas(4)
-                        .setSelector(LabelSelector.newBuilder().setMatchLabels(Map.of("app", "web")).build())
-                        .setTemplate(template(Map.of("app", "web"), "nginx:1.14.2")).build())
+        Deployment d = KubeObjects.deployment("web").replicas(4).containers(container("nginx").image("nginx:1.14.2"))
                 .build();
         loop.sender().send(user.create(d));
         Deployment first = loop.waiter().await(DEADLINE, () -> get(Deployment.class, "web").filter(x -> complete(x, "nginx:1.14.2")),
@@ -140,11 +130,8 @@ class WorkloadsEndToEndTest {
     @Test
     @DisplayName("AC-RC-01, RC-01, RC-15: a ReplicationController keeps 3 pods; a deleted one is replaced")
     void replicationControllerKeepsPods() {
-        ReplicationController rc = ReplicationController.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName("nginx").setNamespace("default").build())
-                .setSpec(ReplicationControllerSpec.newBuilder().setReplicas(3)
-                        .setTemplate(template(Map.of("app", "nginx-rc"), "nginx")).build())
-                .build();
+        ReplicationController rc = KubeObjects.replicationController("nginx").replicas(3).withoutSelector()
+                .templateLabels("app", "nginx-rc").containers(container("nginx")).build();
         loop.sender().send(user.create(rc));
         ReplicationController stored = loop.waiter().await(DEADLINE, () -> get(ReplicationController.class, "nginx")
                         .filter(x -> x.getStatus() != null && Integer.valueOf(3).equals(x.getStatus().getReadyReplicas())),

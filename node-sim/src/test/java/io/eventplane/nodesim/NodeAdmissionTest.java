@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.model.Container;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.ResourceRequirements;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,11 +20,7 @@ class NodeAdmissionTest {
     private static final Instant T0 = Instant.parse("2025-06-01T10:00:00Z");
 
     private static Pod pod(String name, String cpu) {
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setNodeName("node-1").setContainers(List.of(Container.newBuilder()
-                        .setName("c").setImage("nginx").setResources(ResourceRequirements.newBuilder()
-                                .setRequests(Map.of("cpu", cpu)).build()).build())).build())
-                .build();
+        return KubeObjects.pod(name).onNode("node-1").requests(cpu, null).build();
     }
 
     @Test

@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.eventplane.model.Container;
 import io.eventplane.model.Node;
 import io.eventplane.model.NodeCondition;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
-import io.eventplane.model.ResourceRequirements;
 import io.eventplane.model.Toleration;
+import io.eventplane.testkit.objects.KubeObjects;
+import io.eventplane.testkit.objects.PodBuilder;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -24,12 +22,10 @@ class NodePressureTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final SimNode N1 = SimNode.of("node-", 1);
 
+    /** Pod "p"; {@code requests} null makes it BestEffort. */
     private static Pod pod(Map<String, String> requests, Integer priority, Toleration... tolerations) {
-        Container c = Container.newBuilder().setName("c").setImage("nginx")
-                .setResources(requests == null ? null : ResourceRequirements.newBuilder().setRequests(requests).build()).build();
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName("p").setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).setPriority(priority)
-                        .setTolerations(tolerations.length == 0 ? null : List.of(tolerations)).build()).build();
+        PodBuilder p = KubeObjects.pod("p").priority(priority).tolerations(tolerations);
+        return (requests == null ? p : p.requests(requests)).build();
     }
 
     private static NodeCondition condition(Node n, String type) {
@@ -106,12 +102,19 @@ class NodePressureTest {
                 "system-node-critical is admitted");
     }
 
+    /** A pod using {@code usage} memory (annotated); {@code requests} null makes it BestEffort, limits then ignored. */
     private static Pod declared(String name, Map<String, String> requests, Map<String, String> limits, String usage) {
-        Container c = Container.newBuilder().setName("c").setImage("nginx")
-                .setResources(requests == null ? null : ResourceRequirements.newBuilder().setRequests(requests).setLimits(limits).build()).build();
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
-                        .setAnnotations(usage == null ? null : Map.of(PressureEviction.USAGE_ANNOTATION, usage)).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build();
+        PodBuilder p = KubeObjects.pod(name);
+        if (requests != null) {
+            p.requests(requests);
+            if (limits != null) {
+                p.limits(limits);
+            }
+        }
+        if (usage != null) {
+            p.annotations(PressureEviction.USAGE_ANNOTATION, usage);
+        }
+        return p.build();
     }
 
     @Test

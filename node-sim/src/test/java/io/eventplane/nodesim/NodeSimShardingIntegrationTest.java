@@ -12,16 +12,14 @@ import io.eventplane.client.ViewWaiter;
 import io.eventplane.client.WatchEvent;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
-import io.eventplane.model.Container;
 import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.Lease;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
 import io.eventplane.topology.WriterService;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,9 +128,7 @@ class NodeSimShardingIntegrationTest {
     }
 
     private Pod createBoundAndRunning(String name, String nodeName) {
-        Container c = Container.newBuilder().setName("nginx").setImage("nginx").build();
-        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build()));
+        sender.send(user.create(KubeObjects.pod(name).containers(KubeObjects.container("nginx")).build()));
         sender.flush();
         Pod created = waiter.await(DEADLINE, () -> pod(name), () -> name + " was not created");
         sender.send(user.bind("default", name, created.getMetadata().getUid(), nodeName));

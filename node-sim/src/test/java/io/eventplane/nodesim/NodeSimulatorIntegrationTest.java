@@ -2,6 +2,7 @@ package io.eventplane.nodesim;
 
 import io.eventplane.client.ViewWaiter;
 
+import static io.eventplane.testkit.objects.KubeObjects.container;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,17 +15,16 @@ import io.eventplane.client.Subscription;
 import io.eventplane.client.WatchEvent;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
-import io.eventplane.model.Container;
 import io.eventplane.model.Lease;
 import io.eventplane.model.Node;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.ResourceRequirements;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
 import io.eventplane.topology.WriterService;
+import io.eventplane.testkit.objects.PodBuilder;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,10 +121,8 @@ class NodeSimulatorIntegrationTest {
     }
 
     private void createBound(String name, String nodeName, ResourceRequirements resources, Map<String, String> annotations) {
-        Container c = Container.newBuilder().setName("nginx").setImage("nginx").setResources(resources).build();
-        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
-                        .setAnnotations(annotations.isEmpty() ? null : annotations).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build()).build()));
+        PodBuilder pod = KubeObjects.pod(name).containers(container("nginx").edit(c -> c.setResources(resources)));
+        sender.send(user.create((annotations.isEmpty() ? pod : pod.annotations(annotations)).build()));
         sender.flush();
         Pod created = waiter.await(DEADLINE, () -> pod(name), () -> name + " was not created");
         sender.send(user.bind("default", name, created.getMetadata().getUid(), nodeName));
@@ -377,10 +375,8 @@ class NodeSimulatorIntegrationTest {
 
     /** Creates a labelled pod with a restart policy and binds it to {@code nodeName}. */
     private void createBound(String name, String nodeName, Map<String, String> labels, String restartPolicy) {
-        Container c = Container.newBuilder().setName("app").setImage("busybox:1.36").build();
-        sender.send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
-                        .setLabels(labels).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).setRestartPolicy(restartPolicy).build()).build()));
+        sender.send(user.create(KubeObjects.pod(name).labels(labels).containers(container("app").image("busybox:1.36"))
+                .restartPolicy(restartPolicy).build()));
         sender.flush();
         Pod created = waiter.await(DEADLINE, () -> pod(name), () -> name + " was not created");
         sender.send(user.bind("default", name, created.getMetadata().getUid(), nodeName));

@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerStatus;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodStatus;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,18 +21,14 @@ class PodLifecycleTest {
 
     /** A pod as the writer stores it after BIND: Pending, PodScheduled=True, on node-1. */
     static Pod boundPod(Container... containers) {
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName("web").setNamespace("default").setUid("uid-web")
-                        .setResourceVersion("12").build())
-                .setSpec(PodSpec.newBuilder().setNodeName("node-1").setContainers(List.of(containers)).build())
-                .setStatus(PodStatus.newBuilder().setPhase("Pending").setQosClass("Burstable")
-                        .setConditions(List.of(PodCondition.newBuilder().setType("PodScheduled").setStatus("True")
-                                .setLastTransitionTime(T0.minusSeconds(1)).build())).build())
+        return KubeObjects.pod("web").uid("uid-web").resourceVersion("12").onNode("node-1").containers(containers)
+                .pending().qosClass("Burstable").condition(PodCondition.newBuilder().setType("PodScheduled")
+                        .setStatus("True").setLastTransitionTime(T0.minusSeconds(1)).build())
                 .build();
     }
 
     static Container nginx() {
-        return Container.newBuilder().setName("nginx").setImage("nginx").build();
+        return KubeObjects.container("nginx").build();
     }
 
     private static PodCondition condition(Pod pod, String type) {

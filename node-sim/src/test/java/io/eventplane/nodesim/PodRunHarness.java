@@ -9,10 +9,11 @@ import io.eventplane.model.LifecycleHandler;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.Probe;
 import io.eventplane.model.SleepAction;
+import io.eventplane.testkit.objects.ContainerBuilder;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -164,15 +165,13 @@ final class PodRunHarness {
 
     // ---- pods
 
+    /** Pod "p" as the writer stores it once bound to node-1: Pending, BestEffort, PodScheduled=True at T0. */
     static Pod pod(String restartPolicy, Map<String, String> annotations, List<Container> init, List<Container> apps) {
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName("p").setNamespace("default").setUid("uid-p")
-                        .setResourceVersion("5").setAnnotations(new HashMap<>(annotations)).build())
-                .setSpec(PodSpec.newBuilder().setNodeName("node-1").setRestartPolicy(restartPolicy)
-                        .setInitContainers(init.isEmpty() ? null : init).setContainers(apps).build())
-                .setStatus(PodStatus.newBuilder().setPhase("Pending").setQosClass("BestEffort")
-                        .setConditions(List.of(PodCondition.newBuilder().setType("PodScheduled").setStatus("True")
-                                .setLastTransitionTime(T0).build())).build())
+        return KubeObjects.pod("p").uid("uid-p").resourceVersion("5").annotations(new HashMap<>(annotations))
+                .onNode("node-1").restartPolicy(restartPolicy).initContainers(init.toArray(Container[]::new))
+                .containers(apps.toArray(Container[]::new)).pending().qosClass("BestEffort")
+                .condition(PodCondition.newBuilder().setType("PodScheduled").setStatus("True").setLastTransitionTime(T0)
+                        .build())
                 .build();
     }
 
@@ -181,11 +180,15 @@ final class PodRunHarness {
     }
 
     static Container c(String name) {
-        return Container.newBuilder().setName(name).setImage("busybox:1.36").setImagePullPolicy("IfNotPresent").build();
+        return busybox(name).build();
     }
 
     static Container sidecar(String name) {
-        return Container.newBuilder(c(name)).setRestartPolicy("Always").build();
+        return busybox(name).restartPolicy("Always").build();
+    }
+
+    private static ContainerBuilder busybox(String name) {
+        return KubeObjects.container(name).image("busybox:1.36").imagePullPolicy("IfNotPresent");
     }
 
     static Container withPreStop(Container k) {

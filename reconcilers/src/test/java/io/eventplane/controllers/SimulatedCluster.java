@@ -32,6 +32,7 @@ import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
+import io.eventplane.testkit.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,22 +1,17 @@
 package io.eventplane.controllers;
 
-import io.eventplane.model.Container;
-import io.eventplane.model.ContainerPort;
+import static io.eventplane.testkit.objects.KubeObjects.container;
+
 import io.eventplane.model.Deployment;
 import io.eventplane.model.DeploymentSpec;
 import io.eventplane.model.DeploymentStrategy;
-import io.eventplane.model.LabelSelector;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodTemplateSpec;
 import io.eventplane.model.ReplicaSet;
-import io.eventplane.model.ReplicaSetSpec;
 import io.eventplane.model.ReplicationController;
-import io.eventplane.model.ReplicationControllerSpec;
 import io.eventplane.model.RollingUpdateDeployment;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** The seed's example objects, built as a user would send them. */
@@ -24,13 +19,10 @@ public final class Workloads {
     private Workloads() {
     }
 
+    /** One container (php-redis for the gcr.io guestbook images, nginx otherwise) on port 80. */
     public static PodTemplateSpec template(Map<String, String> labels, String image) {
-        Container c = Container.newBuilder().setName(image.startsWith("gcr") ? "php-redis" : "nginx").setImage(image)
-                .setPorts(List.of(ContainerPort.newBuilder().setContainerPort(80).build())).build();
-        return PodTemplateSpec.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setLabels(new HashMap<>(labels)).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build())
-                .build();
+        return KubeObjects.template().labels(new HashMap<>(labels))
+                .containers(container(image.startsWith("gcr") ? "php-redis" : "nginx").image(image).port(80)).build();
     }
 
     /** The seed's nginx-deployment: app=nginx, nginx:1.14.2, port 80. */
@@ -39,13 +31,8 @@ public final class Workloads {
     }
 
     public static Deployment deployment(String name, int replicas, String image) {
-        return Deployment.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
-                        .setLabels(new HashMap<>(Map.of("app", "nginx"))).build())
-                .setSpec(DeploymentSpec.newBuilder().setReplicas(replicas)
-                        .setSelector(LabelSelector.newBuilder().setMatchLabels(new HashMap<>(Map.of("app", "nginx"))).build())
-                        .setTemplate(template(Map.of("app", "nginx"), image)).build())
-                .build();
+        return KubeObjects.deployment(name).labels("app", "nginx").replicas(replicas).selector("app", "nginx")
+                .template(template(Map.of("app", "nginx"), image)).build();
     }
 
     public static Deployment withStrategy(Deployment d, Object maxSurge, Object maxUnavailable) {
@@ -62,43 +49,27 @@ public final class Workloads {
 
     /** The seed's frontend ReplicaSet: tier=frontend, gb-frontend:v3. */
     public static ReplicaSet frontend(int replicas) {
-        return ReplicaSet.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName("frontend").setNamespace("default")
-                        .setLabels(new HashMap<>(Map.of("app", "guestbook", "tier", "frontend"))).build())
-                .setSpec(ReplicaSetSpec.newBuilder().setReplicas(replicas)
-                        .setSelector(LabelSelector.newBuilder().setMatchLabels(new HashMap<>(Map.of("tier", "frontend"))).build())
-                        .setTemplate(template(Map.of("tier", "frontend"), "gcr.io/google_samples/gb-frontend:v3")).build())
-                .build();
+        return KubeObjects.replicaSet("frontend").labels(new HashMap<>(Map.of("app", "guestbook", "tier", "frontend")))
+                .replicas(replicas).selector("tier", "frontend")
+                .template(template(Map.of("tier", "frontend"), "gcr.io/google_samples/gb-frontend:v3")).build();
     }
 
     public static ReplicaSet replicaSet(String name, int replicas, Map<String, String> selector,
                                         Map<String, String> templateLabels, String image) {
-        return ReplicaSet.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(ReplicaSetSpec.newBuilder().setReplicas(replicas)
-                        .setSelector(LabelSelector.newBuilder().setMatchLabels(new HashMap<>(selector)).build())
-                        .setTemplate(template(templateLabels, image)).build())
-                .build();
+        return KubeObjects.replicaSet(name).replicas(replicas).selector(new HashMap<>(selector))
+                .template(template(templateLabels, image)).build();
     }
 
     /** The seed's nginx ReplicationController: app=nginx, selector left to default unless given. */
     public static ReplicationController nginxRc(String name, int replicas, Map<String, String> labels,
                                                 Map<String, String> selector) {
-        return ReplicationController.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(ReplicationControllerSpec.newBuilder().setReplicas(replicas)
-                        .setSelector(selector == null ? null : new HashMap<>(selector))
-                        .setTemplate(template(labels, "nginx")).build())
-                .build();
+        var rc = KubeObjects.replicationController(name).replicas(replicas).template(template(labels, "nginx"));
+        return (selector == null ? rc.withoutSelector() : rc.selector(new HashMap<>(selector))).build();
     }
 
     /** A bare pod, as `kubectl apply -f pod-rs.yaml` makes one. */
     public static Pod barePod(String name, Map<String, String> labels) {
-        Container c = Container.newBuilder().setName("hello1").setImage("gcr.io/google-samples/hello-app:2.0").build();
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
-                        .setLabels(new HashMap<>(labels)).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(c)).build())
-                .build();
+        return KubeObjects.pod(name).labels(new HashMap<>(labels))
+                .containers(container("hello1").image("gcr.io/google-samples/hello-app:2.0")).build();
     }
 }

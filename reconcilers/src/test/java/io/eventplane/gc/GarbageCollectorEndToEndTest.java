@@ -14,24 +14,18 @@ import io.eventplane.log.ChangeType;
 import io.eventplane.log.DeleteOptions;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Preconditions;
-import io.eventplane.model.Container;
 import io.eventplane.model.Deployment;
-import io.eventplane.model.DeploymentSpec;
 import io.eventplane.model.Event;
-import io.eventplane.model.LabelSelector;
 import io.eventplane.model.Node;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
-import io.eventplane.model.PodTemplateSpec;
 import io.eventplane.model.ReplicaSet;
-import io.eventplane.model.ReplicaSetSpec;
 import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -61,35 +55,17 @@ class GarbageCollectorEndToEndTest {
         loop.close();
     }
 
-    static PodTemplateSpec template(String app) {
-        return PodTemplateSpec.newBuilder().setMetadata(ObjectMeta.newBuilder().setLabels(Map.of("app", app)).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("c").setImage("nginx").build())).build())
-                .build();
-    }
-
     static ReplicaSet replicaSet(String ns, String name, OwnerReference... owners) {
-        return ReplicaSet.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setNamespace(ns).setName(name)
-                        .setOwnerReferences(owners.length == 0 ? null : List.of(owners)).build())
-                .setSpec(ReplicaSetSpec.newBuilder().setReplicas(3)
-                        .setSelector(LabelSelector.newBuilder().setMatchLabels(Map.of("app", name)).build())
-                        .setTemplate(template(name)).build())
-                .build();
+        return KubeObjects.replicaSet(name).namespace(ns).ownedBy(owners).replicas(3).build();
     }
 
+    /** A pod of these owners; finalizers null for none. */
     static Pod pod(String ns, String name, List<String> finalizers, OwnerReference... owners) {
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setNamespace(ns).setName(name).setFinalizers(finalizers)
-                        .setOwnerReferences(List.of(owners)).build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("c").setImage("nginx").build())).build())
-                .build();
+        return KubeObjects.pod(name).namespace(ns).ownedBy(owners).meta(m -> m.setFinalizers(finalizers)).build();
     }
 
     static OwnerReference ref(SpecificRecord owner, boolean block) {
-        ObjectMeta m = io.eventplane.core.meta.ObjectAccess.meta(owner);
-        var kind = Kinds.of(owner);
-        return OwnerReference.newBuilder().setApiVersion(kind.apiVersion()).setKind(kind.kind()).setName(m.getName())
-                .setUid(m.getUid()).setController(true).setBlockOwnerDeletion(block).build();
+        return KubeObjects.ownerRef(owner).controller().blockOwnerDeletion(block).build();
     }
 
     void delete(SpecificRecord object, String policy) {
@@ -189,10 +165,7 @@ class GarbageCollectorEndToEndTest {
     @DisplayName("GC-17 a background delete of a Deployment cascades through its ReplicaSets to their pods")
     void transitive() {
         String ns = "chain";
-        Deployment d = loop.create(Deployment.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setNamespace(ns).setName("web").build())
-                .setSpec(DeploymentSpec.newBuilder().setSelector(LabelSelector.newBuilder().setMatchLabels(Map.of("app", "web")).build())
-                        .setTemplate(template("web")).build()).build());
+        Deployment d = loop.create(KubeObjects.deployment("web").namespace(ns).build());
         for (String r : List.of("web-1", "web-2")) {
             ReplicaSet rs = loop.create(replicaSet(ns, r, ref(d, true)));
             for (int i = 1; i <= 2; i++) {

@@ -14,6 +14,7 @@ import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicaSetSpec;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -72,9 +73,7 @@ final class GraphFixture implements OwnerGraph {
     }
 
     static OwnerReference ref(String kind, String name, boolean block) {
-        String apiVersion = Kinds.of(kind).apiVersion();
-        return OwnerReference.newBuilder().setApiVersion(apiVersion).setKind(kind).setName(name).setUid("uid-" + name)
-                .setController(true).setBlockOwnerDeletion(block).build();
+        return KubeObjects.ownerRef(kind, name, "uid-" + name).controller().blockOwnerDeletion(block).build();
     }
 
     @Override

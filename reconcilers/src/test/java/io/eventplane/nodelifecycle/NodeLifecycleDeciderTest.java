@@ -4,18 +4,14 @@ import io.eventplane.core.meta.Taints;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.eventplane.model.Container;
 import io.eventplane.model.Node;
 import io.eventplane.model.NodeCondition;
-import io.eventplane.model.NodeSpec;
 import io.eventplane.model.NodeStatus;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
-import io.eventplane.model.PodStatus;
 import io.eventplane.model.Taint;
 import io.eventplane.model.Toleration;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,27 +28,23 @@ class NodeLifecycleDeciderTest {
     final NodeLifecycleDecider decider = new NodeLifecycleDecider(NodeLifecycleConfig.defaults());
 
     static Node node(String name, String ready, Taint... taints) {
-        return Node.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setUid("uid-" + name).setResourceVersion("3").build())
-                .setSpec(NodeSpec.newBuilder().setTaints(taints.length == 0 ? null : List.of(taints)).build())
-                .setStatus(NodeStatus.newBuilder().setConditions(List.of(
-                        NodeCondition.newBuilder().setType("Ready").setStatus(ready).setReason("KubeletReady").build(),
-                        NodeCondition.newBuilder().setType("MemoryPressure").setStatus("False").build())).build())
-                .build();
+        return KubeObjects.node(name).uid("uid-" + name).resourceVersion("3").taints(taints)
+                .condition(NodeCondition.newBuilder().setType("Ready").setStatus(ready).setReason("KubeletReady").build())
+                .condition("MemoryPressure", "False").build();
     }
 
     static Taint noExecute(String key, Instant added) {
         return Taint.newBuilder().setKey(key).setEffect("NoExecute").setTimeAdded(added).build();
     }
 
+    /** A running pod on {@code node}; its tolerations are set even when there are none (an empty list). */
     static Pod pod(String name, String node, Toleration... tolerations) {
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").setUid("uid-" + name).build())
-                .setSpec(PodSpec.newBuilder().setNodeName(node).setTolerations(List.of(tolerations))
-                        .setContainers(List.of(Container.newBuilder().setName("c").setImage("nginx").build())).build())
-                .setStatus(PodStatus.newBuilder().setPhase("Running").build()).build();
+        return KubeObjects.pod(name).uid("uid-" + name).onNode(node).spec(s -> s.setTolerations(List.of(tolerations)))
+                .running().build();
     }
 
     static Toleration tolerate(String key, Long seconds) {
-        return Toleration.newBuilder().setKey(key).setOperator("Exists").setEffect("NoExecute").setTolerationSeconds(seconds).build();
+        return KubeObjects.toleration(key, "NoExecute", seconds);
     }
 
     static Toleration[] defaults() {

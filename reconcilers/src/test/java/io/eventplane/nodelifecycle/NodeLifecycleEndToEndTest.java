@@ -17,7 +17,6 @@ import io.eventplane.client.ViewWaiter;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Preconditions;
 import io.eventplane.log.Verb;
-import io.eventplane.model.Container;
 import io.eventplane.model.Lease;
 import io.eventplane.model.LeaseSpec;
 import io.eventplane.model.Node;
@@ -26,18 +25,17 @@ import io.eventplane.model.NodeStatus;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.Toleration;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
+import io.eventplane.testkit.VirtualClock;
+import io.eventplane.testkit.objects.KubeObjects;
 import io.eventplane.topology.WriterService;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -58,27 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NodeLifecycleEndToEndTest {
     static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    /** A clock the test moves. */
-    static final class VirtualClock extends Clock {
-        volatile Instant now = Instant.parse("2026-11-21T10:00:00Z");
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    final VirtualClock clock = new VirtualClock();
+    final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
     final Commands user = new Commands("test-user", clock);
     final ViewWaiter waiter = new ViewWaiter();
     WriterService writer;
@@ -141,7 +119,7 @@ class NodeLifecycleEndToEndTest {
         Node n = await(() -> get("Node", "", name).map(c -> (Node) c.getObject()), "node " + name);
         setReady(n, "True");
         send(user.create(Lease.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("kube-node-lease").build())
-                .setSpec(LeaseSpec.newBuilder().setHolderIdentity(name).setLeaseDurationSeconds(40).setRenewTime(clock.now).build()).build()));
+                .setSpec(LeaseSpec.newBuilder().setHolderIdentity(name).setLeaseDurationSeconds(40).setRenewTime(clock.instant()).build()).build()));
         await(() -> get("Lease", "kube-node-lease", name), "lease " + name);
     }
 
@@ -154,7 +132,7 @@ class NodeLifecycleEndToEndTest {
             send(user.updateStatus(Node.newBuilder(current).setStatus(NodeStatus.newBuilder(
                     current.getStatus() == null ? NodeStatus.newBuilder().build() : current.getStatus())
                     .setConditions(List.of(NodeCondition.newBuilder().setType("Ready").setStatus(status)
-                            .setReason("KubeletReady").setLastHeartbeatTime(clock.now).setLastTransitionTime(clock.now)
+                            .setReason("KubeletReady").setLastHeartbeatTime(clock.instant()).setLastTransitionTime(clock.instant())
                             .build())).build()).build()));
             try {
                 waiter.await(java.time.Duration.ofSeconds(10), () -> node(name)
@@ -171,8 +149,8 @@ class NodeLifecycleEndToEndTest {
 
     void renew(String name) {
         Lease l = (Lease) get("Lease", "kube-node-lease", name).orElseThrow().getObject();
-        send(user.update(Lease.newBuilder(l).setSpec(LeaseSpec.newBuilder(l.getSpec()).setRenewTime(clock.now).build()).build()));
-        await(() -> get("Lease", "kube-node-lease", name).filter(c -> clock.now.equals(((Lease) c.getObject()).getSpec().getRenewTime())),
+        send(user.update(Lease.newBuilder(l).setSpec(LeaseSpec.newBuilder(l.getSpec()).setRenewTime(clock.instant()).build()).build()));
+        await(() -> get("Lease", "kube-node-lease", name).filter(c -> clock.instant().equals(((Lease) c.getObject()).getSpec().getRenewTime())),
                 "lease of " + name + " renewed");
     }
 
@@ -180,7 +158,7 @@ class NodeLifecycleEndToEndTest {
     void advance(long seconds, String... renewing) {
         for (long done = 0; done < seconds; ) {
             long step = Math.min(30, seconds - done); // under the 40 s grace period: healthy nodes stay healthy
-            clock.now = clock.now.plusSeconds(step);
+            clock.advance(Duration.ofSeconds(step));
             done += step;
             for (String n : renewing) {
                 renew(n);
@@ -224,9 +202,7 @@ class NodeLifecycleEndToEndTest {
     }
 
     Pod boundPod(String name, String node, Toleration... tolerations) {
-        send(user.create(Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setTolerations(tolerations.length == 0 ? null : List.of(tolerations))
-                        .setContainers(List.of(Container.newBuilder().setName("c").setImage("nginx").build())).build()).build()));
+        send(user.create(KubeObjects.pod(name).tolerations(tolerations).build()));
         Pod p = await(() -> pod(name), "pod " + name);
         send(io.eventplane.log.Command.newBuilder().setEnvelope(user.envelope(null, null)).setVerb(Verb.BIND).setKind("Pod")
                 .setNamespace("default").setName(name).setPreconditions(new Preconditions()).setNodeName(node).build());
@@ -267,7 +243,7 @@ class NodeLifecycleEndToEndTest {
         assertEquals("DeletionByTaintManager", c.getReason());
         assertNull(pod("standard").orElseThrow().getMetadata().getDeletionTimestamp(), "300 s not yet over");
 
-        advance(Duration.between(clock.now, tainted.plusSeconds(290)).toSeconds(), "healthy", "doomed");
+        advance(Duration.between(clock.instant(), tainted.plusSeconds(290)).toSeconds(), "healthy", "doomed");
         assertNull(pod("standard").orElseThrow().getMetadata().getDeletionTimestamp(), "at 290 s still there");
         advance(10, "healthy", "doomed");
         Pod standardGone = await(() -> pod("standard").filter(p -> p.getMetadata().getDeletionTimestamp() != null), "standard evicted");
@@ -286,7 +262,7 @@ class NodeLifecycleEndToEndTest {
         for (int i = 1; i <= 5; i++) {
             Pod p = boundPod("done-" + i, "healthy");
             send(user.updateStatus(Pod.newBuilder(p).setStatus(PodStatus.newBuilder(p.getStatus()).setPhase("Succeeded").build()).build()));
-            clock.now = clock.now.plusSeconds(1); // distinct creation times
+            clock.advance(Duration.ofSeconds(1)); // distinct creation times
         }
         waiter.awaitTrue(DEADLINE, () -> pod("done-1").isEmpty() && pod("done-2").isEmpty(), () -> "oldest not collected");
         for (int i = 3; i <= 5; i++) {

@@ -4,17 +4,11 @@ import io.eventplane.core.meta.Taints;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.eventplane.model.Container;
 import io.eventplane.model.Node;
-import io.eventplane.model.NodeCondition;
-import io.eventplane.model.NodeSpec;
-import io.eventplane.model.NodeStatus;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
-import io.eventplane.model.PodSpec;
-import io.eventplane.model.PodStatus;
 import io.eventplane.model.Taint;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,18 +21,12 @@ class PodGcDeciderTest {
     final PodGcDecider decider = new PodGcDecider();
 
     static Pod pod(String name, String node, String phase, Instant created, boolean terminating) {
-        return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").setUid("uid-" + name)
-                        .setCreationTimestamp(created).setDeletionTimestamp(terminating ? T0 : null).build())
-                .setSpec(PodSpec.newBuilder().setNodeName(node)
-                        .setContainers(List.of(Container.newBuilder().setName("c").setImage("nginx").build())).build())
-                .setStatus(PodStatus.newBuilder().setPhase(phase).build()).build();
+        return KubeObjects.pod(name).uid("uid-" + name).createdAt(created).deletedAt(terminating ? T0 : null)
+                .onNode(node).phase(phase).build();
     }
 
     static Node node(String name, String ready, Taint... taints) {
-        return Node.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).build())
-                .setSpec(NodeSpec.newBuilder().setTaints(taints.length == 0 ? null : List.of(taints)).build())
-                .setStatus(NodeStatus.newBuilder().setConditions(List.of(
-                        NodeCondition.newBuilder().setType("Ready").setStatus(ready).build())).build()).build();
+        return KubeObjects.node(name).taints(taints).ready(ready).build();
     }
 
     static List<String> names(List<PodGcDecider.Removal> r) {

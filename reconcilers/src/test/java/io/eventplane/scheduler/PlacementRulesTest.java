@@ -1,5 +1,6 @@
 package io.eventplane.scheduler;
 
+import static io.eventplane.testkit.objects.KubeObjects.taint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -44,10 +45,6 @@ class PlacementRulesTest {
 
     private static Node tainted(Node n, Taint... taints) {
         return Node.newBuilder(n).setSpec(NodeSpec.newBuilder().setTaints(List.of(taints)).build()).build();
-    }
-
-    private static Taint taint(String key, String value, String effect) {
-        return Taint.newBuilder().setKey(key).setValue(value).setEffect(effect).build();
     }
 
     private static Pod spec(Pod pod, java.util.function.UnaryOperator<PodSpec.Builder> f) {

@@ -11,13 +11,12 @@ import io.eventplane.client.ObjectView;
 import io.eventplane.client.ViewWaiter;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Lease;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.reconcile.Controller;
 import io.eventplane.reconcile.LeaderElection;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
+import io.eventplane.testkit.objects.KubeObjects;
 import io.eventplane.topology.WriterService;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -38,10 +37,10 @@ class SchedulerFailoverIntegrationTest {
     @TempDir
     Path dir;
 
+    /** A pod as a user creates it, for the default scheduler. */
     private static Pod pod(String name) {
-        Pod p = TestObjects.pod(name, "100m");
-        return Pod.newBuilder(p).setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder(p.getSpec()).build()).setStatus(null).build();
+        return KubeObjects.pod(name).containers(TestObjects.container("nginx", "100m", null))
+                .schedulerName("default-scheduler").build();
     }
 
     private static String nodeOf(ViewWaiter waiter, ObjectView view, String name) {

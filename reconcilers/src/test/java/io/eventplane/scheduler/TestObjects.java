@@ -2,17 +2,11 @@ package io.eventplane.scheduler;
 
 import io.eventplane.model.Container;
 import io.eventplane.model.Node;
-import io.eventplane.model.NodeCondition;
 import io.eventplane.model.NodeSpec;
-import io.eventplane.model.NodeStatus;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
-import io.eventplane.model.PodStatus;
-import io.eventplane.model.ResourceRequirements;
-import java.util.ArrayList;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,24 +16,13 @@ final class TestObjects {
     }
 
     static Container container(String name, String cpu, String memory) {
-        Map<String, String> requests = new HashMap<>();
-        if (cpu != null) {
-            requests.put("cpu", cpu);
-        }
-        if (memory != null) {
-            requests.put("memory", memory);
-        }
-        return Container.newBuilder().setName(name).setImage("nginx")
-                .setResources(ResourceRequirements.newBuilder().setRequests(requests).build()).build();
+        return KubeObjects.container(name).requests(cpu, memory).build();
     }
 
+    /** A created pod waiting for the default scheduler: uid, resourceVersion, Pending. */
     static Pod pod(String name, Container... containers) {
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").setUid("uid-" + name)
-                        .setResourceVersion("7").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(containers)).setSchedulerName("default-scheduler").build())
-                .setStatus(PodStatus.newBuilder().setPhase("Pending").build())
-                .build();
+        return KubeObjects.pod(name).uid("uid-" + name).resourceVersion("7").containers(containers)
+                .schedulerName("default-scheduler").pending().build();
     }
 
     static Pod pod(String name, String cpu) {
@@ -55,14 +38,7 @@ final class TestObjects {
     }
 
     static Node node(String name, String cpu, String memory, String pods, String ready, Map<String, String> labels) {
-        Map<String, String> capacity = Map.of("cpu", cpu, "memory", memory, "pods", pods);
-        return Node.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setLabels(labels).build())
-                .setSpec(new NodeSpec())
-                .setStatus(NodeStatus.newBuilder().setCapacity(capacity).setAllocatable(capacity)
-                        .setConditions(List.of(NodeCondition.newBuilder().setType("Ready").setStatus(ready).build()))
-                        .build())
-                .build();
+        return KubeObjects.node(name).labels(labels).capacity(cpu, memory, pods).ready(ready).build();
     }
 
     static Node cordoned(Node node) {

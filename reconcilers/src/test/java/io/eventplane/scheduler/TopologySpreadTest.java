@@ -1,5 +1,6 @@
 package io.eventplane.scheduler;
 
+import static io.eventplane.testkit.objects.KubeObjects.labels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,7 +19,6 @@ import io.eventplane.model.Taint;
 import io.eventplane.model.TopologySpreadConstraint;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -33,14 +33,6 @@ class TopologySpreadTest {
 
     private static Node node(String name, Map<String, String> labels) {
         return TestObjects.node(name, "8", "32Gi", "110", "True", labels);
-    }
-
-    private static Map<String, String> labels(String... kv) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put(kv[i], kv[i + 1]);
-        }
-        return m;
     }
 
     private static Node n(String name, String zone) {

@@ -13,12 +13,11 @@ import io.eventplane.client.Requests;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
-import io.eventplane.model.Container;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,11 +76,7 @@ class WriterIntegrationTest {
     }
 
     static Pod pod(String name) {
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("nginx")
-                        .setImage("nginx:1.14.2").build())).build())
-                .build();
+        return KubeObjects.pod(name).containers(KubeObjects.container("nginx").image("nginx:1.14.2")).build();
     }
 
     Requests.Result submit(io.eventplane.log.Command c) throws Exception {

@@ -17,11 +17,9 @@ import io.eventplane.log.Envelope;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Preconditions;
 import io.eventplane.log.Verb;
-import io.eventplane.model.Container;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
-import io.eventplane.model.PodSpec;
 import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -76,10 +74,7 @@ class WriterTopologyTest {
     }
 
     static Command create(String name, String requestId) {
-        Pod pod = Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(Container.newBuilder().setName("nginx").setImage("nginx:1.14.2").build())).build())
-                .build();
+        Pod pod = KubeObjects.pod(name).containers(KubeObjects.container("nginx").image("nginx:1.14.2")).build();
         return Command.newBuilder()
                 .setEnvelope(Envelope.newBuilder().setActor("kubectl").setRequestId(requestId).setTime(Instant.parse("2026-11-21T10:00:00Z")).build())
                 .setVerb(Verb.CREATE).setKind("Pod").setNamespace("default").setName(name)

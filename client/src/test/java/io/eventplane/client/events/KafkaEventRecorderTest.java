@@ -8,6 +8,7 @@ import io.eventplane.log.Command;
 import io.eventplane.log.Verb;
 import io.eventplane.model.Event;
 import io.eventplane.model.ObjectReference;
+import io.eventplane.testkit.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,7 +23,7 @@ class KafkaEventRecorderTest {
     private static final ObjectReference NGINX = EventAggregationTest.NGINX;
     private static final String FAILED = "0/3 nodes are available: 3 Insufficient cpu.";
 
-    private final MutableClock clock = new MutableClock(T0);
+    private final VirtualClock clock = new VirtualClock(T0);
     private final InMemoryEventStore store = new InMemoryEventStore();
     private KafkaEventRecorder recorder;
 

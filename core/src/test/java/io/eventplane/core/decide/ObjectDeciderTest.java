@@ -19,6 +19,7 @@ import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.Toleration;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +33,11 @@ class ObjectDeciderTest {
     long position = 100;
 
     static Pod pod(String name, Container... containers) {
-        return Pod.newBuilder()
-                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default").build())
-                .setSpec(PodSpec.newBuilder().setContainers(List.of(containers)).build())
-                .build();
+        return KubeObjects.pod(name).containers(containers).build();
     }
 
     static Container container(String name, String image) {
-        return Container.newBuilder().setName(name).setImage(image).build();
+        return KubeObjects.container(name).image(image).build();
     }
 
     static Command command(Verb verb, Pod pod, Instant at) {

@@ -3,15 +3,14 @@ package io.eventplane.controllers.disruption;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.eventplane.model.LabelSelector;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodDisruptionBudget;
-import io.eventplane.model.PodDisruptionBudgetSpec;
 import io.eventplane.model.PodDisruptionBudgetStatus;
 import io.eventplane.model.PodStatus;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class DisruptionDeciderTest {
     private static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
-    private static final OwnerReference RS = OwnerReference.newBuilder().setApiVersion("apps/v1").setKind("ReplicaSet")
-            .setName("web-1").setUid("rs-uid").setController(true).build();
+    private static final OwnerReference RS = KubeObjects.ownerRef("ReplicaSet", "web-1", "rs-uid").controller().build();
 
     private static Pod pod(String name, boolean ready) {
         return Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace("default")
@@ -31,11 +29,10 @@ class DisruptionDeciderTest {
                         .setType("Ready").setStatus(ready ? "True" : "False").build())).build()).build();
     }
 
+    /** Generation 1, selecting app=web, without a namespace. */
     private static PodDisruptionBudget pdb(Object minAvailable, Object maxUnavailable) {
-        return PodDisruptionBudget.newBuilder().setMetadata(ObjectMeta.newBuilder().setName("web").setGeneration(1L).build())
-                .setSpec(PodDisruptionBudgetSpec.newBuilder().setMinAvailable(minAvailable).setMaxUnavailable(maxUnavailable)
-                        .setSelector(LabelSelector.newBuilder().setMatchLabels(Map.of("app", "web")).build()).build())
-                .build();
+        return KubeObjects.podDisruptionBudget("web").namespace(null).generation(1L).minAvailable(minAvailable)
+                .maxUnavailable(maxUnavailable).build();
     }
 
     private static List<Pod> pods(int ready, int notReady) {

@@ -1,4 +1,4 @@
-package io.eventplane.controllers;
+package io.eventplane.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves. */
+/** A clock the test moves (UTC); safe to read from other threads. */
 public final class VirtualClock extends Clock {
     private volatile Instant now;
 
