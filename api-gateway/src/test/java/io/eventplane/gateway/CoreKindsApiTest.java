@@ -273,6 +273,24 @@ class CoreKindsApiTest {
     }
 
     @Test
+    @DisplayName("field selectors Kubernetes registers for the new kinds: a Secret's type, a Service's spec.type")
+    void fieldSelectors() {
+        String secrets = "/api/v1/namespaces/kube-system/secrets";
+        assertEquals(201, f.post(secrets, "{\"metadata\":{\"name\":\"plain\"},\"data\":{\"a\":\"AA==\"}}").statusCode());
+        assertEquals(201, f.post(secrets, "{\"metadata\":{\"name\":\"cert\"},\"type\":\"kubernetes.io/tls\","
+                + "\"data\":{\"tls.crt\":\"AA==\",\"tls.key\":\"AA==\"}}").statusCode());
+        JsonNode tls = json(f.get(secrets + "?fieldSelector=type%3Dkubernetes.io%2Ftls"));
+        assertEquals(1, tls.path("items").size(), tls.toString());
+        assertEquals("cert", tls.path("items").get(0).path("metadata").path("name").asText());
+        String services = "/api/v1/namespaces/kube-system/services";
+        assertEquals(201, f.post(services, "{\"metadata\":{\"name\":\"ext\"},\"spec\":{\"type\":\"ExternalName\","
+                + "\"externalName\":\"db.example.com\"}}").statusCode());
+        JsonNode external = json(f.get(services + "?fieldSelector=spec.type%3DExternalName"));
+        assertEquals(1, external.path("items").size(), external.toString());
+        assertEquals(400, f.get(secrets + "?fieldSelector=spec.type%3DOpaque").statusCode());
+    }
+
+    @Test
     @DisplayName("discovery serves the new kinds with their short names and scopes; services are in the all category")
     void discovery() {
         JsonNode core = json(f.get("/api/v1"));
