@@ -7,6 +7,7 @@ import io.eventplane.core.codec.DecodeException;
 import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.fields.ManagedFields;
 import io.eventplane.gateway.patch.PatchApplier;
 import io.eventplane.gateway.patch.PatchException;
@@ -17,6 +18,8 @@ import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.Verb;
 import java.io.IOException;
 import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -59,7 +62,7 @@ final class PatchHandler {
             String currentRv = current.path("metadata").path("resourceVersion").asText("");
             JsonNode patched;
             try {
-                patched = PatchApplier.apply(type, current.deepCopy(), patch);
+                patched = PatchApplier.apply(type, current.deepCopy(), patch, schema(kind));
             } catch (PatchException e) {
                 throw new ApiException(Statuses.invalid(kind, path.name(),
                         List.of(new Cause("FieldValueInvalid", "patch: Invalid value: " + e.getMessage(), "patch"))));
@@ -182,6 +185,11 @@ final class PatchHandler {
                 pause(attempt);
             }
         }
+    }
+
+    /** The stored kind's schema for a strategic merge patch; an alias's renamed fields leave it to field names. */
+    private static Schema schema(KindInfo kind) {
+        return Kinds.renames(kind).isPresent() ? null : SpecificData.get().getSchema(kind.type());
     }
 
     private static PatchApplier.Type patchType(String contentType) {

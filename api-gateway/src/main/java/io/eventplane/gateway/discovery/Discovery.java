@@ -26,8 +26,8 @@ public final class Discovery {
     private static final Set<KindInfo> SCALABLE = Set.of(Kinds.DEPLOYMENT, Kinds.REPLICA_SET, Kinds.STATEFUL_SET,
             Kinds.REPLICATION_CONTROLLER);
     /** The {@code all} category of kubectl get all. */
-    private static final Set<KindInfo> ALL = Set.of(Kinds.POD, Kinds.DEPLOYMENT, Kinds.REPLICA_SET, Kinds.STATEFUL_SET,
-            Kinds.DAEMON_SET, Kinds.JOB, Kinds.CRON_JOB, Kinds.REPLICATION_CONTROLLER);
+    private static final Set<KindInfo> ALL = Set.of(Kinds.POD, Kinds.SERVICE, Kinds.DEPLOYMENT, Kinds.REPLICA_SET,
+            Kinds.STATEFUL_SET, Kinds.DAEMON_SET, Kinds.JOB, Kinds.CRON_JOB, Kinds.REPLICATION_CONTROLLER);
 
     /**
      * A subresource as discovery lists it: {@code pods/status}, {@code pods/binding}, {@code deployments/scale}.

@@ -202,16 +202,17 @@ final class OpenApiSchemas {
     private static void listStrategy(ObjectNode array, String field, Schema element) {
         Schema e = element.getType() == Schema.Type.UNION ? element.getTypes().stream()
                 .filter(b -> b.getType() != Schema.Type.NULL).findFirst().orElse(element) : element;
-        if (e.getType() == Schema.Type.RECORD && !ListStrategies.mapKeys(field).isEmpty()
-                && ListStrategies.mapKeys(field).stream().allMatch(k -> e.getField(k) != null)) {
+        String type = e.getType() == Schema.Type.RECORD ? e.getName() : null;
+        List<String> mapKeys = ListStrategies.mapKeys(field, type);
+        if (type != null && !mapKeys.isEmpty() && mapKeys.stream().allMatch(k -> e.getField(k) != null)) {
             ArrayNode keys = array.putArray("x-kubernetes-list-map-keys");
-            ListStrategies.mapKeys(field).forEach(keys::add);
+            mapKeys.forEach(keys::add);
             array.put("x-kubernetes-list-type", "map");
-            array.put("x-kubernetes-patch-merge-key", ListStrategies.mergeKey(field).orElseThrow());
-            array.put("x-kubernetes-patch-strategy", ListStrategies.patchStrategy(field));
+            array.put("x-kubernetes-patch-merge-key", mapKeys.get(0));
+            array.put("x-kubernetes-patch-strategy", ListStrategies.patchStrategy(field, type));
         } else if (e.getType() == Schema.Type.STRING && ListStrategies.isSet(field)) {
             array.put("x-kubernetes-list-type", "set");
-            array.put("x-kubernetes-patch-strategy", ListStrategies.patchStrategy(field));
+            array.put("x-kubernetes-patch-strategy", ListStrategies.patchStrategy(field, null));
         } else {
             array.put("x-kubernetes-list-type", "atomic");
         }

@@ -56,7 +56,7 @@ public final class ObjectShape {
             case MAP -> Form.MAP;
             case ARRAY -> {
                 Schema e = unwrap(s.getElementType());
-                if (e != null && e.getType() == Schema.Type.RECORD && !ListStrategies.mapKeys(field).isEmpty()) {
+                if (e != null && e.getType() == Schema.Type.RECORD && !ListStrategies.mapKeys(field, e.getName()).isEmpty()) {
                     yield Form.KEYED;
                 }
                 yield e != null && e.getType() == Schema.Type.STRING && ListStrategies.isSet(field) ? Form.SET : Form.LEAF;
@@ -85,10 +85,26 @@ public final class ObjectShape {
         return null;
     }
 
+    /** The keys of a keyed list of {@code element} records under {@code field}. */
+    private static List<String> keys(String field, Schema element) {
+        return ListStrategies.mapKeys(field, element == null ? null : element.getName());
+    }
+
+    /** The key fields a path element names ({@code k:{"port":80,"protocol":"TCP"}}), in its order. */
+    private static List<String> keys(String pathElement) {
+        List<String> names = new ArrayList<>();
+        try {
+            Json.MAPPER.readTree(pathElement.substring(2)).fieldNames().forEachRemaining(names::add);
+        } catch (java.io.IOException e) {
+            // not a key we wrote: it matches nothing
+        }
+        return names;
+    }
+
     /** The path element of a keyed-list element: {@code k:} and its key fields as compact JSON, sorted by name. */
-    static String elementKey(String field, JsonNode element) {
+    static String elementKey(List<String> keys, JsonNode element) {
         TreeMap<String, JsonNode> key = new TreeMap<>();
-        for (String k : ListStrategies.mapKeys(field)) {
+        for (String k : keys) {
             JsonNode v = element.get(k);
             if (v == null || v.isNull()) {
                 String d = KEY_DEFAULTS.get(k);
@@ -149,11 +165,12 @@ public final class ObjectShape {
                     return;
                 }
                 Schema element = unwrap(s.getElementType());
+                List<String> keys = keys(field, element);
                 for (JsonNode e : value) {
                     if (!e.isObject()) {
                         continue;
                     }
-                    path.add(elementKey(field, e));
+                    path.add(elementKey(keys, e));
                     out.add(path);
                     for (Iterator<Map.Entry<String, JsonNode>> it = e.fields(); it.hasNext(); ) {
                         Map.Entry<String, JsonNode> f = it.next();
@@ -188,16 +205,14 @@ public final class ObjectShape {
     /** The value at a path, or null. */
     public static JsonNode get(JsonNode object, List<String> path) {
         JsonNode at = object;
-        String field = "";
         for (String p : path) {
             if (at == null) {
                 return null;
             }
             if (p.startsWith("f:")) {
-                field = p.substring(2);
-                at = at.isObject() ? at.get(field) : null;
+                at = at.isObject() ? at.get(p.substring(2)) : null;
             } else if (p.startsWith("k:") || p.startsWith("v:")) {
-                at = element(at, field, p);
+                at = element(at, p);
             } else {
                 return null;
             }
@@ -205,12 +220,13 @@ public final class ObjectShape {
         return at == null || at.isNull() ? null : at;
     }
 
-    private static JsonNode element(JsonNode list, String field, String p) {
+    /** The element a {@code k:} or {@code v:} path element names; a key names its own key fields. */
+    private static JsonNode element(JsonNode list, String p) {
         if (list == null || !list.isArray()) {
             return null;
         }
         for (JsonNode e : list) {
-            String key = p.startsWith("k:") ? (e.isObject() ? elementKey(field, e) : null) : setKey(e);
+            String key = p.startsWith("k:") ? (e.isObject() ? elementKey(keys(p), e) : null) : setKey(e);
             if (p.equals(key)) {
                 return e;
             }
@@ -231,16 +247,9 @@ public final class ObjectShape {
         if (parent instanceof ObjectNode o && last.startsWith("f:")) {
             o.remove(last.substring(2));
         } else if (parent instanceof ArrayNode a) {
-            String field = "";
-            for (int i = path.size() - 2; i >= 0; i--) {
-                if (path.get(i).startsWith("f:")) {
-                    field = path.get(i).substring(2);
-                    break;
-                }
-            }
             for (int i = 0; i < a.size(); i++) {
                 JsonNode e = a.get(i);
-                String key = last.startsWith("k:") ? (e.isObject() ? elementKey(field, e) : null) : setKey(e);
+                String key = last.startsWith("k:") ? (e.isObject() ? elementKey(keys(last), e) : null) : setKey(e);
                 if (last.equals(key)) {
                     a.remove(i);
                     return;
@@ -302,14 +311,15 @@ public final class ObjectShape {
                 }
                 ArrayNode out = (ArrayNode) live;
                 Schema element = unwrap(s.getElementType());
+                List<String> keys = keys(field, element);
                 for (JsonNode a : applied) {
                     if (!a.isObject()) {
                         continue;
                     }
-                    String key = elementKey(field, a);
+                    String key = elementKey(keys, a);
                     boolean found = false;
                     for (int i = 0; i < out.size(); i++) {
-                        if (out.get(i).isObject() && elementKey(field, out.get(i)).equals(key)) {
+                        if (out.get(i).isObject() && elementKey(keys, out.get(i)).equals(key)) {
                             out.set(i, merge(out.get(i), a, element, "", false));
                             found = true;
                             break;

@@ -1,6 +1,7 @@
 package io.eventplane.gateway.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.avro.Schema;
 
 /** Applies a PATCH body of one of the three JSON patch types to an object's JSON. Pure: no I/O. */
 public final class PatchApplier {
@@ -39,6 +40,14 @@ public final class PatchApplier {
      * @throws PatchException when the patch does not apply
      */
     public static JsonNode apply(Type type, JsonNode current, JsonNode patch) {
+        return apply(type, current, patch, null);
+    }
+
+    /**
+     * @param schema the kind's record schema, which tells a strategic merge patch how lists of the same field name
+     *               merge (a Service's ports by port, a container's by containerPort); null to go by field names
+     */
+    public static JsonNode apply(Type type, JsonNode current, JsonNode patch, Schema schema) {
         return switch (type) {
             case JSON -> JsonPatch.apply(current, patch);
             case MERGE -> {
@@ -47,7 +56,7 @@ public final class PatchApplier {
                 }
                 yield MergePatch.apply(current, patch);
             }
-            case STRATEGIC -> StrategicMergePatch.apply(current, patch);
+            case STRATEGIC -> StrategicMergePatch.apply(current, patch, schema);
         };
     }
 }

@@ -11,11 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.avro.Schema;
 
 /**
  * Strategic merge patch ({@code application/strategic-merge-patch+json}) as {@code kubectl apply} sends it, without
- * the Go struct tags: a merge patch in which lists of objects merge by their Kubernetes merge key (the field-name
- * table below, else {@code name}), {@code finalizers} merge as a set, and the directives {@code $patch}
+ * the Go struct tags: a merge patch in which lists of objects merge by their Kubernetes merge key ({@link
+ * ListStrategies}, by field name and, where the kind's schema is given, by element record; else {@code name}),
+ * {@code finalizers} merge as a set, and the directives {@code $patch}
  * (replace/delete), {@code $setElementOrder/<list>}, {@code $deleteFromPrimitiveList/<list>} and
  * {@code $retainKeys} are honoured. Other lists are replaced.
  */
@@ -29,17 +31,55 @@ final class StrategicMergePatch {
     private StrategicMergePatch() {
     }
 
-    static JsonNode apply(JsonNode original, JsonNode patch) {
+    /**
+     * @param root the kind's record schema, to tell lists of the same name apart by their elements (a Service's ports
+     *             from a container's); null to go by field names alone
+     */
+    static JsonNode apply(JsonNode original, JsonNode patch, Schema root) {
         if (!patch.isObject()) {
             throw new PatchException("a strategic merge patch must be a JSON object");
         }
         ObjectNode base = original != null && original.isObject() ? ((ObjectNode) original).deepCopy() : NODES.objectNode();
-        JsonNode merged = mergeMap(base, (ObjectNode) patch);
+        JsonNode merged = mergeMap(base, (ObjectNode) patch, root);
         return merged == null ? NODES.objectNode() : merged;
     }
 
+    /** The schema of a record's or map's member, unions with null unwrapped; null when unknown. */
+    private static Schema child(Schema s, String name) {
+        if (s == null) {
+            return null;
+        }
+        if (s.getType() == Schema.Type.MAP) {
+            return unwrap(s.getValueType());
+        }
+        if (s.getType() != Schema.Type.RECORD) {
+            return null;
+        }
+        for (Schema.Field f : s.getFields()) {
+            String json = f.getProp("jsonName") != null ? f.getProp("jsonName") : f.name();
+            if (json.equals(name)) {
+                return unwrap(f.schema());
+            }
+        }
+        return null;
+    }
+
+    private static Schema unwrap(Schema s) {
+        if (s != null && s.getType() == Schema.Type.UNION) {
+            List<Schema> b = s.getTypes().stream().filter(t -> t.getType() != Schema.Type.NULL).toList();
+            return b.size() == 1 ? b.get(0) : null;
+        }
+        return s;
+    }
+
+    /** The element record of a list's schema, or null. */
+    private static Schema element(Schema list) {
+        Schema e = list != null && list.getType() == Schema.Type.ARRAY ? unwrap(list.getElementType()) : null;
+        return e != null && e.getType() == Schema.Type.RECORD ? e : null;
+    }
+
     /** Merges {@code patch} into {@code original} (a copy we own); null means "delete this map". */
-    private static ObjectNode mergeMap(ObjectNode original, ObjectNode patch) {
+    private static ObjectNode mergeMap(ObjectNode original, ObjectNode patch, Schema schema) {
         String directive = patch.path(PATCH).asText("");
         if (directive.equals("delete")) {
             return null;
@@ -48,7 +88,7 @@ final class StrategicMergePatch {
             ObjectNode replaced = NODES.objectNode();
             ObjectNode withoutDirective = patch.deepCopy();
             withoutDirective.remove(PATCH);
-            return mergeMap(replaced, withoutDirective);
+            return mergeMap(replaced, withoutDirective, schema);
         }
         Map<String, JsonNode> orders = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
@@ -67,7 +107,7 @@ final class StrategicMergePatch {
             } else if (value.isObject()) {
                 JsonNode current = original.get(key);
                 ObjectNode merged = mergeMap(current != null && current.isObject() ? (ObjectNode) current
-                        : NODES.objectNode(), (ObjectNode) value);
+                        : NODES.objectNode(), (ObjectNode) value, child(schema, key));
                 if (merged == null) {
                     original.remove(key);
                 } else {
@@ -75,8 +115,8 @@ final class StrategicMergePatch {
                 }
             } else if (value.isArray()) {
                 JsonNode current = original.get(key);
-                original.set(key, mergeList(key, current != null && current.isArray() ? (ArrayNode) current
-                        : NODES.arrayNode(), (ArrayNode) value));
+                original.set(key, mergeList(key, element(child(schema, key)), current != null && current.isArray()
+                        ? (ArrayNode) current : NODES.arrayNode(), (ArrayNode) value));
             } else {
                 original.set(key, value.deepCopy());
             }
@@ -101,13 +141,13 @@ final class StrategicMergePatch {
         return original;
     }
 
-    private static ArrayNode mergeList(String field, ArrayNode original, ArrayNode patch) {
+    private static ArrayNode mergeList(String field, Schema element, ArrayNode original, ArrayNode patch) {
         for (JsonNode p : patch) {
             if (p.isObject() && p.path(PATCH).asText("").equals("replace")) {
                 ArrayNode replaced = NODES.arrayNode();
                 for (JsonNode q : patch) {
                     if (q != p) {
-                        replaced.add(q.isObject() ? mergeMap(NODES.objectNode(), (ObjectNode) q) : q.deepCopy());
+                        replaced.add(q.isObject() ? mergeMap(NODES.objectNode(), (ObjectNode) q, element) : q.deepCopy());
                     }
                 }
                 return replaced;
@@ -126,10 +166,11 @@ final class StrategicMergePatch {
             }
             return patch.deepCopy();
         }
-        String mergeKey = mergeKey(field, patch);
+        String elementType = element == null ? null : element.getName();
+        String mergeKey = ListStrategies.isAtomic(elementType) ? null : mergeKey(field, elementType, patch);
         if (mergeKey == null) {
             ArrayNode replaced = NODES.arrayNode();
-            patch.forEach(p -> replaced.add(mergeMap(NODES.objectNode(), (ObjectNode) p)));
+            patch.forEach(p -> replaced.add(mergeMap(NODES.objectNode(), (ObjectNode) p, element)));
             return replaced;
         }
         ArrayNode result = original.deepCopy();
@@ -143,14 +184,14 @@ final class StrategicMergePatch {
                 continue;
             }
             if (at >= 0 && result.get(at).isObject()) {
-                ObjectNode merged = mergeMap((ObjectNode) result.get(at), (ObjectNode) p);
+                ObjectNode merged = mergeMap((ObjectNode) result.get(at), (ObjectNode) p, element);
                 if (merged == null) {
                     result.remove(at);
                 } else {
                     result.set(at, merged);
                 }
             } else {
-                ObjectNode fresh = mergeMap(NODES.objectNode(), (ObjectNode) p);
+                ObjectNode fresh = mergeMap(NODES.objectNode(), (ObjectNode) p, element);
                 if (fresh != null) {
                     result.add(fresh);
                 }
@@ -160,8 +201,8 @@ final class StrategicMergePatch {
     }
 
     /** The table's key when the list is known, else {@code name} when every patch element carries one. */
-    private static String mergeKey(String field, ArrayNode patch) {
-        String known = ListStrategies.mergeKey(field).orElse(null);
+    private static String mergeKey(String field, String elementType, ArrayNode patch) {
+        String known = ListStrategies.mergeKey(field, elementType).orElse(null);
         if (known != null) {
             return known;
         }

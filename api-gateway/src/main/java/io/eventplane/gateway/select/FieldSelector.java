@@ -22,6 +22,8 @@ public final class FieldSelector {
                     "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"),
             "Node", Set.of("spec.unschedulable"),
             "Namespace", Set.of("status.phase"),
+            "Secret", Set.of("type"),
+            "Service", Set.of("spec.clusterIP", "spec.type"),
             "Event", Set.of("involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
                     "involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
                     "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"));

@@ -46,7 +46,19 @@ public final class TableRenderer {
             Map.entry("CronJob", WorkloadColumns.CRON_JOB),
             Map.entry("ReplicationController", WorkloadColumns.REPLICATION_CONTROLLER),
             Map.entry("PodDisruptionBudget", WorkloadColumns.POD_DISRUPTION_BUDGET),
-            Map.entry("ControllerRevision", WorkloadColumns.CONTROLLER_REVISION));
+            Map.entry("ControllerRevision", WorkloadColumns.CONTROLLER_REVISION),
+            Map.entry("ConfigMap", ConfigColumns.CONFIG_MAP),
+            Map.entry("Secret", ConfigColumns.SECRET),
+            Map.entry("ServiceAccount", ConfigColumns.SERVICE_ACCOUNT),
+            Map.entry("Service", NetworkColumns.SERVICE),
+            Map.entry("Endpoints", NetworkColumns.ENDPOINTS),
+            Map.entry("EndpointSlice", NetworkColumns.ENDPOINT_SLICE),
+            Map.entry("PersistentVolumeClaim", StorageColumns.PERSISTENT_VOLUME_CLAIM),
+            Map.entry("PersistentVolume", StorageColumns.PERSISTENT_VOLUME),
+            Map.entry("StorageClass", StorageColumns.STORAGE_CLASS),
+            Map.entry("PriorityClass", QuotaColumns.PRIORITY_CLASS),
+            Map.entry("ResourceQuota", QuotaColumns.RESOURCE_QUOTA),
+            Map.entry("LimitRange", QuotaColumns.LIMIT_RANGE));
 
     private TableRenderer() {
     }
@@ -82,6 +94,8 @@ public final class TableRenderer {
             for (Object cell : columns.cells(o, now)) {
                 if (cell instanceof Number n) {
                     cells.add(n.longValue());
+                } else if (cell instanceof Boolean b) {
+                    cells.add(b); // a boolean column (Global-Default, AllowVolumeExpansion) is a JSON boolean
                 } else {
                     cells.add(cell == null ? "" : cell.toString());
                 }

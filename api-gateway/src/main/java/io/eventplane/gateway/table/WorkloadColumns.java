@@ -1,7 +1,12 @@
 package io.eventplane.gateway.table;
 
+import static io.eventplane.gateway.table.KindColumns.age;
+import static io.eventplane.gateway.table.KindColumns.nz;
+import static io.eventplane.gateway.table.KindColumns.row;
+
 import io.eventplane.core.meta.LabelSelectors;
 import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.gateway.table.Columns.Column;
 import io.eventplane.model.Container;
 import io.eventplane.model.ControllerRevision;
 import io.eventplane.model.CronJob;
@@ -33,35 +38,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * kubectl's printers for the workload kinds (Kubernetes' pkg/printers/internalversion): the same columns, the same
  * cells, {@code -o wide} columns at priority 1.
  */
-final class WorkloadColumns implements Columns {
+final class WorkloadColumns {
     private static final Column CONTAINERS = Column.wide("Containers", "Names of each container in the template.");
     private static final Column IMAGES = Column.wide("Images", "Images referenced by each container in the template.");
     private static final Column SELECTOR = Column.wide("Selector", "Label selector for pods. Existing ReplicaSets whose "
             + "pods are selected by this will be the ones affected by this deployment.");
 
-    private final List<Column> columns;
-    private final BiFunction<SpecificRecord, Instant, List<Object>> cells;
-
-    private WorkloadColumns(List<Column> columns, BiFunction<SpecificRecord, Instant, List<Object>> cells) {
-        this.columns = columns;
-        this.cells = cells;
-    }
-
-    @Override
-    public List<Column> columns() {
-        return columns;
-    }
-
-    @Override
-    public List<Object> cells(SpecificRecord object, Instant now) {
-        return cells.apply(object, now);
+    private WorkloadColumns() {
     }
 
     private static Column integer(String name, String description) {
@@ -69,7 +58,7 @@ final class WorkloadColumns implements Columns {
     }
 
     /** NAME READY UP-TO-DATE AVAILABLE AGE (CONTAINERS IMAGES SELECTOR). */
-    static final Columns DEPLOYMENT = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns DEPLOYMENT = new KindColumns(List.of(Column.nameColumn(),
             Column.of("Ready", "Number of the pod with ready state"),
             integer("Up-to-date", "Total number of non-terminating pods targeted by this deployment that have the desired template spec."),
             integer("Available", "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment."),
@@ -84,7 +73,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME DESIRED CURRENT READY AGE (CONTAINERS IMAGES SELECTOR). */
-    static final Columns REPLICA_SET = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns REPLICA_SET = new KindColumns(List.of(Column.nameColumn(),
             integer("Desired", "Number of desired pods. This is a pointer to distinguish between explicit zero and not specified."),
             integer("Current", "Replicas is the most recently observed number of non-terminating pods."),
             integer("Ready", "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition."),
@@ -98,7 +87,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME DESIRED CURRENT READY AGE (CONTAINERS IMAGES SELECTOR). */
-    static final Columns REPLICATION_CONTROLLER = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns REPLICATION_CONTROLLER = new KindColumns(List.of(Column.nameColumn(),
             integer("Desired", "Replicas is the number of desired replicas."),
             integer("Current", "Replicas is the most recently observed number of replicas."),
             integer("Ready", "The number of ready replicas for this replication controller."),
@@ -114,7 +103,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME READY AGE (CONTAINERS IMAGES). */
-    static final Columns STATEFUL_SET = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns STATEFUL_SET = new KindColumns(List.of(Column.nameColumn(),
             Column.of("Ready", "Number of the pod with ready state"), Column.ageColumn(), CONTAINERS, IMAGES), (o, now) -> {
                 StatefulSet sts = (StatefulSet) o;
                 StatefulSetStatus s = sts.getStatus() == null ? new StatefulSetStatus() : sts.getStatus();
@@ -124,7 +113,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE (CONTAINERS IMAGES SELECTOR). */
-    static final Columns DAEMON_SET = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns DAEMON_SET = new KindColumns(List.of(Column.nameColumn(),
             integer("Desired", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod)."),
             integer("Current", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod."),
             integer("Ready", "numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition."),
@@ -144,7 +133,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME STATUS COMPLETIONS DURATION AGE (CONTAINERS IMAGES SELECTOR). */
-    static final Columns JOB = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns JOB = new KindColumns(List.of(Column.nameColumn(),
             Column.of("Status", "Status of the job."),
             Column.of("Completions", "The completion status of the job."),
             Column.of("Duration", "Time required to complete the job."),
@@ -158,7 +147,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE (CONTAINERS IMAGES SELECTOR). */
-    static final Columns CRON_JOB = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns CRON_JOB = new KindColumns(List.of(Column.nameColumn(),
             Column.of("Schedule", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."),
             Column.of("Timezone", "The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones."),
             Column.of("Suspend", "This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false."),
@@ -179,7 +168,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED DISRUPTIONS AGE. */
-    static final Columns POD_DISRUPTION_BUDGET = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns POD_DISRUPTION_BUDGET = new KindColumns(List.of(Column.nameColumn(),
             Column.of("Min Available", "The minimum number of pods that must be available simultaneously.  This can be either an integer or percentage."),
             Column.of("Max Unavailable", "The maximum number of pods that may be unavailable simultaneously.  This can be either an integer or percentage."),
             integer("Allowed Disruptions", "Calculated number of pods that may be disrupted at this time."),
@@ -193,7 +182,7 @@ final class WorkloadColumns implements Columns {
             });
 
     /** NAME CONTROLLER REVISION AGE. */
-    static final Columns CONTROLLER_REVISION = new WorkloadColumns(List.of(Column.nameColumn(),
+    static final Columns CONTROLLER_REVISION = new KindColumns(List.of(Column.nameColumn(),
             Column.of("Controller", "Controller of the object"),
             integer("Revision", "Revision indicates the revision of the state represented by Data."),
             Column.ageColumn()), (o, now) -> {
@@ -287,23 +276,11 @@ final class WorkloadColumns implements Columns {
         return Columns.orNone(LabelSelectors.toString(s));
     }
 
-    private static List<Object> row(Object... cells) {
-        return List.of(cells);
-    }
-
     private static ObjectMeta meta(SpecificRecord o) {
         return ObjectAccess.meta(o);
     }
 
-    private static String age(SpecificRecord o, Instant now) {
-        return Ages.since(meta(o).getCreationTimestamp(), now);
-    }
-
     private static int n(Integer i) {
         return i == null ? 0 : i;
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
     }
 }

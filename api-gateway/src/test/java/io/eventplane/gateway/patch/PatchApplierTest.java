@@ -69,4 +69,23 @@ class PatchApplierTest {
         assertEquals("{'metadata':{'finalizers':['b']}}", apply(Type.STRATEGIC,
                 "{'metadata':{'finalizers':['a','b']}}", "{'metadata':{'$deleteFromPrimitiveList/finalizers':['a']}}"));
     }
+
+    @Test
+    @DisplayName("strategic merge patch by the kind's schema: a Service's ports merge by port, an EndpointSlice's are "
+            + "atomic, a Pod's container ports merge by containerPort")
+    void listsByElementType() throws Exception {
+        String svc = "{'spec':{'ports':[{'name':'a','port':80},{'name':'b','port':443}]}}";
+        assertEquals("{'spec':{'ports':[{'name':'a','port':80,'targetPort':8080},{'name':'b','port':443}]}}",
+                PatchApplier.apply(Type.STRATEGIC, j(svc), j("{'spec':{'ports':[{'port':80,'targetPort':8080}]}}"),
+                        io.eventplane.model.Service.getClassSchema()).toString().replace('"', '\''));
+        String slice = "{'ports':[{'name':'a','port':80},{'name':'b','port':443}]}";
+        assertEquals("{'ports':[{'name':'a','port':81}]}", PatchApplier.apply(Type.STRATEGIC, j(slice),
+                j("{'ports':[{'name':'a','port':81}]}"), io.eventplane.model.discovery.EndpointSlice.getClassSchema())
+                .toString().replace('"', '\''));
+        String pod = "{'spec':{'containers':[{'name':'c','ports':[{'containerPort':80},{'containerPort':81}]}]}}";
+        assertEquals("{'spec':{'containers':[{'name':'c','ports':[{'containerPort':80,'name':'web'},{'containerPort':81}]}]}}",
+                PatchApplier.apply(Type.STRATEGIC, j(pod), j("{'spec':{'containers':[{'name':'c','ports':"
+                        + "[{'containerPort':80,'name':'web'}]}]}}"), io.eventplane.model.Pod.getClassSchema())
+                        .toString().replace('"', '\''));
+    }
 }

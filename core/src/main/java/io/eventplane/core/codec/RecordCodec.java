@@ -113,11 +113,12 @@ final class RecordCodec extends SchemaCodec {
         boolean[] seen = new boolean[names.length];
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
+            if (root && (e.getKey().equals("apiVersion") || e.getKey().equals("kind"))) {
+                continue; // the envelope, even where the record has such fields for embedding (PersistentVolumeClaim)
+            }
             Integer i = byName.get(e.getKey());
             if (i == null) {
-                if (!(root && (e.getKey().equals("apiVersion") || e.getKey().equals("kind")))) {
-                    ctx.unknownField(ctx.childPath(e.getKey()));
-                }
+                ctx.unknownField(ctx.childPath(e.getKey()));
                 continue;
             }
             JsonNode value = e.getValue();

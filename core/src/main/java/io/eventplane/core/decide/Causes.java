@@ -42,6 +42,11 @@ public final class Causes {
                 field + ": Unsupported value: " + quote(value) + ": supported values: " + s);
     }
 
+    /** {@code endpoints: Too many: 1001: must have at most 1000 items}. */
+    public static StatusCause tooMany(String field, int actual, int max) {
+        return cause("FieldValueTooMany", field, field + ": Too many: " + actual + ": must have at most " + max + " items");
+    }
+
     public static StatusCause cause(String reason, String field, String message) {
         return StatusCause.newBuilder().setReason(reason).setField(field).setMessage(message).build();
     }

@@ -3,6 +3,7 @@ package io.eventplane.core.decide;
 import io.eventplane.log.StatusCause;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -19,12 +20,29 @@ public interface KindRules<T extends SpecificRecord> {
     /** The object as the writer stores it on creation: defaults filled in, server-owned status initialised. */
     T prepareForCreate(T object, Instant now);
 
+    /**
+     * The cause of an invalid object name, if any: most kinds take a DNS subdomain (Kubernetes'
+     * {@code NameIsDNSSubdomain}); a Namespace a DNS label, a Service a DNS-1035 label.
+     */
+    default Optional<StatusCause> validateName(String name) {
+        return Names.subdomain("metadata.name", name);
+    }
+
     /** Causes of an invalid object; empty when valid. Runs on creation and after every update. */
     List<StatusCause> validate(T object);
 
     /** Causes that only apply to a new object (on top of {@link #validate}). */
     default List<StatusCause> validateCreate(T object) {
         return List.of();
+    }
+
+    /**
+     * The object an update stores, from the stored one and the defaulted update, before validation (Kubernetes'
+     * PrepareForUpdate): a Service keeps the cluster IPs and node ports a client left out. Status is already the
+     * stored one.
+     */
+    default T prepareForUpdate(T old, T updated) {
+        return updated;
     }
 
     /** Causes of a forbidden transition from {@code old} to {@code updated} (immutable fields); empty when allowed. */

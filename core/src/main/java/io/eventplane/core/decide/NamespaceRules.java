@@ -6,6 +6,7 @@ import io.eventplane.model.NamespaceSpec;
 import io.eventplane.model.NamespaceStatus;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** Namespaces start Active and carry the {@code kubernetes} finalizer, as on Kubernetes. */
 final class NamespaceRules implements KindRules<Namespace> {
@@ -27,6 +28,11 @@ final class NamespaceRules implements KindRules<Namespace> {
         io.eventplane.model.ObjectMeta meta = io.eventplane.model.ObjectMeta.newBuilder(ns.getMetadata()).setLabels(labels).build();
         return Namespace.newBuilder(ns).setMetadata(meta).setSpec(spec)
                 .setStatus(NamespaceStatus.newBuilder().setPhase("Active").build()).build();
+    }
+
+    @Override
+    public Optional<StatusCause> validateName(String name) {
+        return Names.label("metadata.name", name);
     }
 
     @Override

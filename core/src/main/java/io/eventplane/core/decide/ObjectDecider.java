@@ -83,7 +83,7 @@ public final class ObjectDecider {
         KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
         SpecificRecord prepared = r.prepareForCreate(ObjectAccess.withMeta(object, meta), now);
         List<StatusCause> causes = new ArrayList<>();
-        nameCauses(kind, command.getName(), causes);
+        r.validateName(command.getName()).ifPresent(causes::add);
         causes.addAll(MetadataRules.validate(ObjectAccess.meta(prepared)));
         causes.addAll(r.validate(prepared));
         causes.addAll(r.validateCreate(prepared));
@@ -138,6 +138,7 @@ public final class ObjectDecider {
                     // An update that does not speak of managedFields keeps them (as kube-apiserver does).
                     .setManagedFields(in.getManagedFields() == null ? old.getManagedFields() : in.getManagedFields());
             next = ObjectAccess.withMeta(next, meta.build());
+            next = r.prepareForUpdate(stored, next);
             List<StatusCause> causes = new ArrayList<>();
             if (old.getDeletionTimestamp() != null) {
                 List<String> added = new ArrayList<>(list(ObjectAccess.meta(next).getFinalizers()));
@@ -341,11 +342,6 @@ public final class ObjectDecider {
             throw new RejectedException(Rejection.conflict(resource(kind), command.getName(),
                     "the object has been modified; please apply your changes to the latest version and try again"));
         }
-    }
-
-    private static void nameCauses(KindInfo kind, String name, List<StatusCause> causes) {
-        (kind == Kinds.NAMESPACE ? Names.label("metadata.name", name) : Names.subdomain("metadata.name", name))
-                .ifPresent(causes::add);
     }
 
     private static Decision accept(Command command, ChangeType type, SpecificRecord object, ObjectChanged previous,

@@ -23,6 +23,18 @@ public final class RulesRegistry {
         r.register(Kinds.CRON_JOB, new CronJobRules());
         r.register(Kinds.REPLICATION_CONTROLLER, new ReplicationControllerRules());
         r.register(Kinds.POD_DISRUPTION_BUDGET, new PodDisruptionBudgetRules());
+        r.register(Kinds.CONFIG_MAP, new ConfigMapRules());
+        r.register(Kinds.SECRET, new SecretRules());
+        r.register(Kinds.SERVICE_ACCOUNT, new ServiceAccountRules());
+        r.register(Kinds.SERVICE, new ServiceRules());
+        r.register(Kinds.ENDPOINTS, new EndpointsRules());
+        r.register(Kinds.ENDPOINT_SLICE, new EndpointSliceRules());
+        r.register(Kinds.PERSISTENT_VOLUME_CLAIM, new PersistentVolumeClaimRules());
+        r.register(Kinds.PERSISTENT_VOLUME, new PersistentVolumeRules());
+        r.register(Kinds.STORAGE_CLASS, new StorageClassRules());
+        r.register(Kinds.PRIORITY_CLASS, new PriorityClassRules());
+        r.register(Kinds.RESOURCE_QUOTA, new ResourceQuotaRules());
+        r.register(Kinds.LIMIT_RANGE, new LimitRangeRules());
         return r;
     }
 

@@ -1,19 +1,31 @@
 package io.eventplane.core.kinds;
 
+import io.eventplane.model.ConfigMap;
 import io.eventplane.model.ControllerRevision;
 import io.eventplane.model.CronJob;
 import io.eventplane.model.DaemonSet;
 import io.eventplane.model.Deployment;
+import io.eventplane.model.Endpoints;
 import io.eventplane.model.Event;
 import io.eventplane.model.Job;
 import io.eventplane.model.Lease;
+import io.eventplane.model.LimitRange;
 import io.eventplane.model.Namespace;
 import io.eventplane.model.Node;
+import io.eventplane.model.PersistentVolume;
+import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodDisruptionBudget;
+import io.eventplane.model.PriorityClass;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
+import io.eventplane.model.ResourceQuota;
+import io.eventplane.model.Secret;
+import io.eventplane.model.Service;
+import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.StatefulSet;
+import io.eventplane.model.StorageClass;
+import io.eventplane.model.discovery.EndpointSlice;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +49,18 @@ public final class Kinds {
     public static final KindInfo CRON_JOB = new KindInfo("CronJob", "batch", "v1", "cronjobs", "cronjob", List.of("cj"), true, true, CronJob.class);
     public static final KindInfo REPLICATION_CONTROLLER = new KindInfo("ReplicationController", "", "v1", "replicationcontrollers", "replicationcontroller", List.of("rc"), true, true, ReplicationController.class);
     public static final KindInfo POD_DISRUPTION_BUDGET = new KindInfo("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", List.of("pdb"), true, true, PodDisruptionBudget.class);
+    public static final KindInfo CONFIG_MAP = new KindInfo("ConfigMap", "", "v1", "configmaps", "configmap", List.of("cm"), true, false, ConfigMap.class);
+    public static final KindInfo SECRET = new KindInfo("Secret", "", "v1", "secrets", "secret", List.of(), true, false, Secret.class);
+    public static final KindInfo SERVICE_ACCOUNT = new KindInfo("ServiceAccount", "", "v1", "serviceaccounts", "serviceaccount", List.of("sa"), true, false, ServiceAccount.class);
+    public static final KindInfo SERVICE = new KindInfo("Service", "", "v1", "services", "service", List.of("svc"), true, true, Service.class);
+    public static final KindInfo ENDPOINTS = new KindInfo("Endpoints", "", "v1", "endpoints", "endpoints", List.of("ep"), true, false, Endpoints.class);
+    public static final KindInfo ENDPOINT_SLICE = new KindInfo("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", "endpointslice", List.of(), true, false, EndpointSlice.class);
+    public static final KindInfo PERSISTENT_VOLUME_CLAIM = new KindInfo("PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", "persistentvolumeclaim", List.of("pvc"), true, true, PersistentVolumeClaim.class);
+    public static final KindInfo PERSISTENT_VOLUME = new KindInfo("PersistentVolume", "", "v1", "persistentvolumes", "persistentvolume", List.of("pv"), false, true, PersistentVolume.class);
+    public static final KindInfo STORAGE_CLASS = new KindInfo("StorageClass", "storage.k8s.io", "v1", "storageclasses", "storageclass", List.of("sc"), false, false, StorageClass.class);
+    public static final KindInfo PRIORITY_CLASS = new KindInfo("PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", List.of("pc"), false, false, PriorityClass.class);
+    public static final KindInfo RESOURCE_QUOTA = new KindInfo("ResourceQuota", "", "v1", "resourcequotas", "resourcequota", List.of("quota"), true, true, ResourceQuota.class);
+    public static final KindInfo LIMIT_RANGE = new KindInfo("LimitRange", "", "v1", "limitranges", "limitrange", List.of("limits"), true, false, LimitRange.class);
 
     /**
      * events.k8s.io/v1 Event: the same stored objects as core/v1 Event, served under a second group with the newer
@@ -53,7 +77,9 @@ public final class Kinds {
 
     static {
         for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE, DEPLOYMENT, REPLICA_SET, STATEFUL_SET, DAEMON_SET,
-                CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET)) {
+                CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET, CONFIG_MAP, SECRET,
+                SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
+                STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }

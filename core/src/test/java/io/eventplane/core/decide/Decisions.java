@@ -103,6 +103,17 @@ final class Decisions {
         return decider.decide(command(Verb.UPDATE, object), current, ++position);
     }
 
+    Decision updateStatus(ObjectChanged current, SpecificRecord object) {
+        return decider.decide(command(Verb.UPDATE_STATUS, object), current, ++position);
+    }
+
+    /** The change after an accepted update (for a chain of updates). */
+    ObjectChanged updatedChange(ObjectChanged current, SpecificRecord object) {
+        Decision d = update(current, object);
+        assertTrue(d.outcome().getAccepted(), () -> d.outcome().getMessage());
+        return d.change().orElseThrow();
+    }
+
     /** The stored object after an accepted create. */
     @SuppressWarnings("unchecked")
     <T extends SpecificRecord> T created(T object) {
