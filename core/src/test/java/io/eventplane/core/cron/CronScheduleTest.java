@@ -28,9 +28,9 @@ class CronScheduleTest {
         return Stream.of(
                 Arguments.of("CJ-07 every minute, from mid-minute", "*/1 * * * *", "UTC", "2026-01-01T08:30:30Z",
                         "2026-01-01T08:31:00Z 2026-01-01T08:32:00Z"),
-                Arguments.of("CJ-06 Friday or the 13th", "0 0 13 * 5", "UTC", "2026-01-01T00:00:00Z",
+                Arguments.of("CJ-06 AC-CJ-03 Friday or the 13th", "0 0 13 * 5", "UTC", "2026-01-01T00:00:00Z",
                         "2026-01-02T00:00:00Z 2026-01-09T00:00:00Z 2026-01-13T00:00:00Z 2026-01-16T00:00:00Z"),
-                Arguments.of("CJ-06 Friday the 13th fires once", "0 0 13 * 5", "UTC", "2026-02-12T00:00:00Z",
+                Arguments.of("CJ-06 AC-CJ-03 Friday the 13th fires once", "0 0 13 * 5", "UTC", "2026-02-12T00:00:00Z",
                         "2026-02-13T00:00:00Z 2026-02-20T00:00:00Z"),
                 Arguments.of("CJ-06 */2 restricts day-of-month (odd days or Mondays)", "0 0 */2 * 1", "UTC",
                         "2026-01-01T00:00:00Z", "2026-01-03T00:00:00Z 2026-01-05T00:00:00Z 2026-01-07T00:00:00Z"),
