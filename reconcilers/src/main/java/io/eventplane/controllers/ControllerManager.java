@@ -1,6 +1,7 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
@@ -68,6 +69,7 @@ public final class ControllerManager {
                     keyed(DeploymentReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
+            new Definition("cronjob", "cronjob-controller", "cronjob-controller", keyed(CronJobReconciler::new)),
             new Definition("garbagecollector", "garbage-collector", "garbage-collector-controller",
                     keyed(GarbageCollector::new)),
             new Definition("nodelifecycle", "node-controller", "node-controller",

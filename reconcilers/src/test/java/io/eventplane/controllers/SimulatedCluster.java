@@ -3,6 +3,7 @@ package io.eventplane.controllers;
 import io.eventplane.client.Commands;
 import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
+import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.core.meta.Owners;
@@ -62,12 +63,15 @@ public final class SimulatedCluster {
     private final ObjectStore store = new ObjectStore();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers());
+            ReplicaReconciler.replicationControllers(), new CronJobReconciler(java.time.ZoneOffset.UTC));
 
     {
         controllers.forEach(c -> c.index(store));
     }
     private final Map<String, String> failures = new HashMap<>();
+    /** When each key asked to be looked at again (its last requeueAfter), and times tests asked for. */
+    private final Map<String, Instant> wakeups = new HashMap<>();
+    private final List<Consumer<SimulatedCluster>> eachRound = new ArrayList<>();
     private final List<Consumer<SimulatedCluster>> invariants = new ArrayList<>();
     private long position;
     private int changes;
@@ -116,6 +120,11 @@ public final class SimulatedCluster {
 
     public CommandOutcome update(SpecificRecord object) {
         return submit(user.update(object));
+    }
+
+    /** A status update as another component writes it (e.g. a Job's conditions where no Job controller runs). */
+    public CommandOutcome updateStatus(SpecificRecord object) {
+        return submit(system.updateStatus(object));
     }
 
     public CommandOutcome delete(KindInfo kind, String name) {
@@ -195,8 +204,8 @@ public final class SimulatedCluster {
     private CommandOutcome submit(Action a) {
         if (a instanceof Action.Then t) {
             CommandOutcome first = submit(t.first());
-            if (first.getAccepted()) {
-                submit(t.then());
+            if (first.getAccepted() && submit(t.then()).getAccepted() && t.then().onAccepted() != null) {
+                events.add(t.then().onAccepted().reason() + ": " + t.then().onAccepted().message());
             }
             return first;
         }
@@ -218,7 +227,13 @@ public final class SimulatedCluster {
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
             if (store.get(key).isPresent()) {
-                apply(controller.reconcile(key, store, clock.instant(), failures.get(key)), key);
+                Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
+                if (r.requeueAfter() == null) {
+                    wakeups.remove(key);
+                } else {
+                    wakeups.put(key, clock.instant().plus(r.requeueAfter()));
+                }
+                apply(r, key);
             }
         }
     }
@@ -295,13 +310,44 @@ public final class SimulatedCluster {
 
     // ------------------------------------------------------------------ running
 
-    /** One round: Deployments, then ReplicaSets and ReplicationControllers, then the kubelet; one second passes. */
+    /**
+     * One round: Deployments, then ReplicaSets, ReplicationControllers and CronJobs, then the kubelet and what tests
+     * run {@link #everyRound}; one second passes.
+     */
     public int step() {
         int before = changes;
         controllers.forEach(this::step);
         stepKubelet();
+        eachRound.forEach(c -> c.accept(this));
         clock.advance(Duration.ofSeconds(1));
         return changes - before;
+    }
+
+    /** Runs {@code script} at the end of every round (a stand-in for a component the cluster does not run). */
+    public void everyRound(Consumer<SimulatedCluster> script) {
+        eachRound.add(script);
+    }
+
+    /** Makes {@link #runUntil} stop the clock at {@code t} (a script's next deed). */
+    public void wakeAt(Instant t) {
+        wakeups.put("test/" + t, t);
+    }
+
+    /**
+     * Runs until {@code end} as the runtime would: rounds while anything changes; when a round changes nothing, the
+     * clock jumps to the earliest time a controller asked to be woken (its requeueAfter) or a script named, or to
+     * {@code end}. A day of schedules takes a few thousand rounds.
+     */
+    public SimulatedCluster runUntil(Instant end) {
+        while (clock.instant().isBefore(end)) {
+            if (step() == 0) {
+                Instant now = clock.instant();
+                wakeups.values().removeIf(t -> !t.isAfter(now));
+                Instant next = wakeups.values().stream().filter(t -> t.isAfter(now)).min(Instant::compareTo).orElse(end);
+                clock.advance(Duration.between(now, next.isBefore(end) ? next : end));
+            }
+        }
+        return this;
     }
 
     /** Steps until a round changes nothing. */
