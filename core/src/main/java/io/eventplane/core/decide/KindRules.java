@@ -19,6 +19,14 @@ public interface KindRules<T extends SpecificRecord> {
     /** The object as the writer stores it on creation: defaults filled in, server-owned status initialised. */
     T prepareForCreate(T object, Instant now);
 
+    /**
+     * The object as the writer stores it after a spec/metadata update of {@code old}, before validation: server-owned
+     * fields derived from the change (a DaemonSet's template generation). Not called for status updates.
+     */
+    default T prepareForUpdate(T old, T updated) {
+        return updated;
+    }
+
     /** Causes of an invalid object; empty when valid. Runs on creation and after every update. */
     List<StatusCause> validate(T object);
 

@@ -137,7 +137,7 @@ public final class ObjectDecider {
                     .setGeneration(old.getGeneration())
                     // An update that does not speak of managedFields keeps them (as kube-apiserver does).
                     .setManagedFields(in.getManagedFields() == null ? old.getManagedFields() : in.getManagedFields());
-            next = ObjectAccess.withMeta(next, meta.build());
+            next = r.prepareForUpdate(stored, ObjectAccess.withMeta(next, meta.build()));
             List<StatusCause> causes = new ArrayList<>();
             if (old.getDeletionTimestamp() != null) {
                 List<String> added = new ArrayList<>(list(ObjectAccess.meta(next).getFinalizers()));
