@@ -47,6 +47,10 @@ public final class Eventplane {
                        make a simulated node stop heartbeating (its Lease expires) or come back
               node     pressure <name> memory|disk|pid on|off [--server URL] [--data-dir D]
                        put a simulated node under memory, disk or PID pressure (condition True, NoSchedule taint), or relieve it
+              node     add [<name>] [--labels k=v,...] [--wait false] [--server URL] [--data-dir D]
+                       add a simulated node to the running cluster (default name: the next node-<n>); waits until Ready
+              node     remove <name> [--server URL] [--data-dir D]
+                       take a simulated node away: its kubelet stops, its Node and Lease are deleted
               bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]
                        measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s;
                        with --instances K > 1: K instances share the nodes, one crashes, the takeover time
