@@ -56,6 +56,8 @@ public final class Eventplane {
                        with --instances K > 1: K instances share the nodes, one crashes, the takeover time
               bench    deployment [--replicas 1000] [--nodes 100]
                        measure the controllers: time to a fully available Deployment, time to roll it to a new image
+              bench    daemonset [--nodes 5000] [--max-unavailable 10%] [--max-surge 0]
+                       measure the DaemonSet controller: time to one pod Ready on every node, time to roll a new image
               bench    gc [--pods 1000]
                        delete a Deployment -> ReplicaSet -> N pods in each cascade mode: time and what is left
               help     this text

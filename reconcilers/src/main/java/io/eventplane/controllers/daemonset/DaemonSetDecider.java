@@ -417,11 +417,16 @@ final class DaemonSetDecider {
                 .setCurrentNumberScheduled(current)
                 .setNumberMisscheduled(misscheduled)
                 .setNumberReady(ready)
-                .setUpdatedNumberScheduled(updated)
-                .setNumberAvailable(available)
-                .setNumberUnavailable(desired - available)
+                .setUpdatedNumberScheduled(omitZero(updated))
+                .setNumberAvailable(omitZero(available))
+                .setNumberUnavailable(omitZero(desired - available))
                 .setObservedGeneration(ds.getMetadata().getGeneration())
                 .build();
+    }
+
+    /** Kubernetes omits these three counters when they are 0 (omitempty), the other four it always shows. */
+    private static Integer omitZero(int n) {
+        return n == 0 ? null : n;
     }
 
     private DaemonSetStatus status() {
