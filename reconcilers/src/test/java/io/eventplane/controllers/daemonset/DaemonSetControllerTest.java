@@ -24,7 +24,11 @@ import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.Toleration;
+import io.eventplane.model.Taint;
+import io.eventplane.nodelifecycle.NodeLifecycleConfig;
+import io.eventplane.nodelifecycle.NodeLifecycleDecider;
 import io.eventplane.podgc.PodGcDecider;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -221,6 +225,25 @@ class DaemonSetControllerTest {
         cluster.update(Node.newBuilder(stored("node-3")).setSpec(new io.eventplane.model.NodeSpec()).build()); // Ready
         cluster.settle();
         assertEquals(Map.of("node-1", 1, "node-2", 1, "node-3", 1), podsPerNode());
+    }
+
+    @Test
+    @DisplayName("DS-11 AC-DS-04 X-03 on an unreachable node the node lifecycle controller's taint eviction takes the "
+            + "ordinary pod after its 300 s and never the daemon pod")
+    void taintEvictionSparesDaemonPods() {
+        nodes("node-1");
+        cluster.create(fluentd());
+        cluster.create(io.eventplane.controllers.Workloads.barePod("plain", Map.of("app", "plain")));
+        cluster.settle();
+        Instant tainted = cluster.clock.instant();
+        Node unreachable = withTaints(stored("node-1"),
+                Taint.newBuilder(taint(Taints.UNREACHABLE, "NoExecute")).setTimeAdded(tainted).build());
+        NodeLifecycleDecider decider = new NodeLifecycleDecider(NodeLifecycleConfig.defaults());
+        List<String> evicted = decider.decide(tainted.plusSeconds(3600), List.of(unreachable), Map.of(),
+                        cluster.list(Pod.class), NodeLifecycleDecider.State.empty())
+                .evictions().stream().map(e -> e.pod().getMetadata().getName()).toList();
+        assertEquals(List.of("plain"), evicted);
+        assertEquals(Map.of("node-1", 1), podsPerNode());
     }
 
     @Test
