@@ -178,14 +178,16 @@ class KubectlDaemonSetTest {
 
     @Test
     @Order(2)
-    @DisplayName("DS-04 DS-05 DS-07 DS-13 DS-14 DS-16 AC-DS-01 AC-DS-03 AC-DS-05: the seed's fluentd-elasticsearch with "
-            + "the real kubectl: one pod per node, a node added and removed at run time, the image rolled (rollout "
+    @DisplayName("DS-04 DS-05 DS-07 DS-09 DS-13 DS-14 DS-16 AC-DS-01 AC-DS-03 AC-DS-05: the seed's fluentd-elasticsearch "
+            + "with the real kubectl: one pod per node (one of them cordoned), a node added and removed at run time, the image rolled (rollout "
             + "status, history, undo), an orphaning delete and adoption, then the set deleted with its pods")
     void walkthrough() throws Exception {
         kubectl("apply", "-f", dir.resolve("kube-system.yaml").toString());
+        ok("cordon", "node-3");
         assertEquals("daemonset.apps/fluentd-elasticsearch created\n", ok("apply", "-f", dir.resolve("fluentd.yaml").toString()));
         String ds = until(o -> o.matches("(?s).*fluentd-elasticsearch\\s+3\\s+3\\s+3\\s+3\\s+3\\s+<none>\\s.*"),
                 "get", "ds", "-n", "kube-system");
+        ok("uncordon", "node-3"); // the cordoned node got its pod too (DS-09)
         assertTrue(ds.matches("(?s)NAME\\s+DESIRED\\s+CURRENT\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+NODE SELECTOR\\s+AGE\\s.*"), ds);
         assertEquals("node-1 node-2 node-3", nodesOfPods());
         String pod = ok("get", "pods", "-n", "kube-system", "-l", "name=fluentd-elasticsearch", "-o",
