@@ -94,9 +94,6 @@ final class KubeletLoop {
         this.shape = shape;
         this.clock = clock;
         this.settings = settings;
-        for (SimNode n : nodes.all()) {
-            images.put(n.name(), new HashSet<>());
-        }
     }
 
     /** Pod status updates sent so far (each one a transition the kubelet reported). */
@@ -212,7 +209,7 @@ final class KubeletLoop {
                 return;
             }
             Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
-            run = PodRun.start(pod, kubelet, images.get(node.name()), since);
+            run = PodRun.start(pod, kubelet, images.computeIfAbsent(node.name(), k -> new HashSet<>()), since);
             runs.put(uid, run);
             if (!started.remove(uid)) {
                 run.resume(pod, now); // POD-12.12: a termination in progress starts over with its full grace period

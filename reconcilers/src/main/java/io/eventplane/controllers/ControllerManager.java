@@ -2,6 +2,7 @@ package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
+import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
@@ -67,6 +68,8 @@ public final class ControllerManager {
                     keyed(ReplicaReconciler::replicationControllers)),
             new Definition("deployment", "deployment-controller", "deployment-controller",
                     keyed(DeploymentReconciler::new)),
+            new Definition("daemonset", "daemonset-controller", "daemonset-controller",
+                    keyed(DaemonSetReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
             new Definition("cronjob", "cronjob-controller", "cronjob-controller", keyed(CronJobReconciler::new)),

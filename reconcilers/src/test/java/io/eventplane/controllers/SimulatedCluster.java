@@ -4,6 +4,7 @@ import io.eventplane.client.Commands;
 import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
+import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.core.meta.Owners;
@@ -28,12 +29,17 @@ import io.eventplane.model.ContainerStateWaiting;
 import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.Container;
 import io.eventplane.model.Deployment;
+import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
 import io.eventplane.testkit.VirtualClock;
+import io.eventplane.scheduler.ClusterSnapshot;
+import io.eventplane.scheduler.PodInfo;
+import io.eventplane.scheduler.Placement;
+import io.eventplane.scheduler.SchedulerDecider;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,9 +67,12 @@ public final class SimulatedCluster {
     private final Commands user = new Commands("test-user", clock);
     private final Commands system = new Commands("controllers", clock);
     private final ObjectStore store = new ObjectStore();
+    /** The default scheduler's decision, for pods once the cluster has Node objects. */
+    private final SchedulerDecider scheduler = new SchedulerDecider();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers(), new CronJobReconciler(java.time.ZoneOffset.UTC));
+            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(),
+            new CronJobReconciler(java.time.ZoneOffset.UTC));
 
     {
         controllers.forEach(c -> c.index(store));
@@ -137,9 +146,20 @@ public final class SimulatedCluster {
                 io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy(propagationPolicy).build()));
     }
 
+    /** A delete in any namespace, with a propagation policy (null: the kind's default). */
+    public CommandOutcome delete(KindInfo kind, String namespace, String name, String propagationPolicy) {
+        return submit(user.deleteWith(kind, namespace, name, new io.eventplane.log.Preconditions(),
+                io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy(propagationPolicy).build()));
+    }
+
     public <T> T get(Class<T> type, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
         return store.get(kind.kind(), "default", name).map(c -> type.cast(c.getObject())).orElse(null);
+    }
+
+    public <T> T get(Class<T> type, String namespace, String name) {
+        KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
+        return store.get(kind.kind(), kind.namespaced() ? namespace : "", name).map(c -> type.cast(c.getObject())).orElse(null);
     }
 
     public <T> List<T> list(Class<T> type) {
@@ -248,20 +268,32 @@ public final class SimulatedCluster {
     }
 
     // ------------------------------------------------------------------ the kubelet
-    /** Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), finishes deletions. */
+    /**
+     * Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), finishes deletions. Without
+     * Node objects pods go round-robin to node-0..2; with them the real scheduler decision places each pod (one that
+     * fits nowhere stays Pending).
+     */
     public void stepKubelet() {
         int n = 0;
+        List<Node> nodes = list(Node.class);
+        ClusterSnapshot cluster = nodes.isEmpty() ? null : withBoundPods(ClusterSnapshot.of(nodes));
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
+            String ns = p.getMetadata().getNamespace();
             if (p.getMetadata().getDeletionTimestamp() != null) {
-                submit(system.delete(Kinds.POD, "default", name, 0L, p.getMetadata().getUid()));
+                submit(system.delete(Kinds.POD, ns, name, 0L, p.getMetadata().getUid()));
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                submit(system.bind("default", name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                if (cluster == null) {
+                    submit(system.bind(ns, name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                } else if (!PodStates.isTerminal(p) && scheduler.decide(p, cluster) instanceof Placement.Bind b) {
+                    submit(system.bind(ns, name, p.getMetadata().getUid(), b.node()));
+                    cluster.add(b.node(), PodInfo.of(p));
+                }
                 continue;
             }
-            if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
+            if (PodStates.isTerminal(p) || PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
                 continue;
             }
             boolean bad = p.getSpec().getContainers().stream().anyMatch(c -> badImages.contains(c.getImage()));
@@ -286,9 +318,39 @@ public final class SimulatedCluster {
                 .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
+    /** The pods bound to existing nodes, counted in the snapshot the scheduler decides on. */
+    private ClusterSnapshot withBoundPods(ClusterSnapshot cluster) {
+        for (Pod p : list(Pod.class)) {
+            String node = p.getSpec().getNodeName();
+            if (node != null && cluster.hasNode(node) && !PodStates.isTerminal(p)) {
+                cluster.add(node, PodInfo.of(p));
+            }
+        }
+        return cluster;
+    }
+
+    /** The kubelet reports the pod finished: phase Failed (or Succeeded), its containers terminated. */
+    public void finish(Pod p, String phase) {
+        Pod current = get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName());
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (Container c : current.getSpec().getContainers()) {
+            statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(false)
+                    .setRestartCount(0).setState(ContainerState.newBuilder().setTerminated(
+                            io.eventplane.model.ContainerStateTerminated.newBuilder()
+                                    .setExitCode("Failed".equals(phase) ? 1 : 0)
+                                    .setReason("Failed".equals(phase) ? "Error" : "Completed")
+                                    .setFinishedAt(clock.instant()).build()).build()).build());
+        }
+        submit(system.updateStatus(Pod.newBuilder(current).setStatus(PodStatus.newBuilder().setPhase(phase)
+                .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus("False")
+                        .setLastTransitionTime(clock.instant()).build()))
+                .setContainerStatuses(statuses).build()).build()));
+    }
+
     /** Makes one pod Ready now (for tests that make pods ready one by one). */
     public void makeReady(Pod p) {
-        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getName()), "Running", true, null)));
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
+                "Running", true, null)));
     }
 
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
@@ -362,6 +424,11 @@ public final class SimulatedCluster {
 
     public List<String> eventsWithReason(String reason) {
         return events.stream().filter(e -> e.startsWith(reason + ": ")).map(e -> e.substring(reason.length() + 2)).toList();
+    }
+
+    /** The store the controllers read, as they read it. */
+    public io.eventplane.client.ClusterView view() {
+        return store;
     }
 
     public Optional<ObjectChanged> change(String kind, String name) {
