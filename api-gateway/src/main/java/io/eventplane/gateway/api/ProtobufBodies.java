@@ -24,8 +24,8 @@ import java.util.List;
  * <p>Wire format: the magic {@code k8s\0}, then a runtime.Unknown whose typeMeta names the object's apiVersion and kind
  * and whose raw bytes are the object's message. The messages come from io.kubernetes:client-java-proto
  * ({@link KindMessages}); they are parsed as {@link DynamicMessage}s over the artifact's descriptors rather than with
- * its generated classes, whose old generated code protobuf-java 4 parses through a path it warns about (one log line per
- * type, and no recursion limit for unknown groups).
+ * its generated classes: those are pre-22 generated code, whose parsing protobuf-java 4 flags as open to a denial of
+ * service (advisory GHSA-h4h5-3hr4-j3g2, a warning logged per type), and these bodies come from any client.
  */
 final class ProtobufBodies {
     static final String CONTENT_TYPE = "application/vnd.kubernetes.protobuf";
