@@ -44,7 +44,8 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
  * (the pods), sharing the nodes' state in {@link SimNodes}.
  *
  * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it, advances the pod's run to now
- * and plans the next evaluation for the run's next change. Every command carries the resourceVersion it was decided
+ * and plans the next evaluation for the run's next change. A ConfigMap or Secret that appears or changes names only
+ * the pods waiting for it ({@link KubeletLoop#referenceChanged}). Every command carries the resourceVersion it was decided
  * on; a conflict is followed by the next change, and a command that shows no effect is retried after
  * {@link NodeSimSettings#retryAfter()}. All work runs on one scheduler thread, so the simulator's own state needs no
  * locks. A Node annotated {@code sim.eventplane.io/node-state: failed} ({@link NodeFailure}) is left alone (no lease,
@@ -237,6 +238,10 @@ public final class NodeSimulator implements AutoCloseable {
                     run(() -> pods.evaluate(key));
                 }
             }
+        } else if ((kind.equals(Kinds.CONFIG_MAP.kind()) || kind.equals(Kinds.SECRET.kind()))
+                && change.getType() != ChangeType.DELETED) {
+            String key = Keys.of(kind, change.getNamespace(), change.getName());
+            run(() -> pods.referenceChanged(key)); // only the pods waiting for it are looked at
         } else if (kind.equals(Kinds.LEASE.kind()) && ShardSettings.NAMESPACE.equals(change.getNamespace())
                 && change.getName().startsWith("node-sim.")) {
             run(() -> membership.rebalance(false)); // a member joined, renewed, acknowledged or left

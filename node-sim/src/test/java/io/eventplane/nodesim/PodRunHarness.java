@@ -46,9 +46,18 @@ final class PodRunHarness {
     }
 
     PodRunHarness(Pod pod, KubeletConfig config) {
+        this(pod, config, ConfigReferences.Objects.none());
+    }
+
+    /** With the ConfigMaps and Secrets the kubelet finds in {@code objects}, looked up at each step. */
+    PodRunHarness(Pod pod, ConfigReferences.Objects objects) {
+        this(pod, CONFIG, objects);
+    }
+
+    private PodRunHarness(Pod pod, KubeletConfig config, ConfigReferences.Objects objects) {
         Pod sandboxed = PodLifecycle.creating(pod, new PodLifecycle.PodHost("node-1", "10.1.0.1", "10.244.1.7"), T0);
         this.pod = sandboxed;
-        this.run = PodRun.start(sandboxed, config, new HashSet<>(), T0);
+        this.run = PodRun.start(sandboxed, config, new HashSet<>(), objects, T0);
         write();
     }
 
@@ -74,6 +83,14 @@ final class PodRunHarness {
             write();
         }
         now = end;
+        return this;
+    }
+
+    /** An object the pod refers to appeared or changed, now: the kubelet loop has the run look again. */
+    PodRunHarness referencesChanged() {
+        run.recheckReferences(now);
+        run.advanceTo(pod, now);
+        write();
         return this;
     }
 
