@@ -206,8 +206,8 @@ public final class SimulatedCluster {
     private CommandOutcome submit(Action a) {
         if (a instanceof Action.Then t) {
             CommandOutcome first = submit(t.first());
-            if (first.getAccepted()) {
-                submit(t.then());
+            if (first.getAccepted() && submit(t.then()).getAccepted() && t.then().onAccepted() != null) {
+                events.add(t.then().onAccepted().reason() + ": " + t.then().onAccepted().message());
             }
             return first;
         }

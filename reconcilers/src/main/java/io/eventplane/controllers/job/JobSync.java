@@ -148,7 +148,7 @@ final class JobSync {
             ctx.finishedCondition = failureTarget(ctx, JobConditions.DEADLINE_EXCEEDED,
                     "Job was active longer than specified deadline");
         } else if (ctx.spec.getActiveDeadlineSeconds() != null && !ctx.suspended()) {
-            Duration elapsed = Duration.between(ctx.status.getStartTime(), ctx.now);
+            Duration elapsed = resuming(ctx) ? Duration.ZERO : Duration.between(ctx.status.getStartTime(), ctx.now);
             ctx.requeue(Duration.ofSeconds(ctx.spec.getActiveDeadlineSeconds()).minus(elapsed));
         }
     }
@@ -255,13 +255,21 @@ final class JobSync {
         return backoffLimit == 0 ? restarts > 0 : restarts >= backoffLimit;
     }
 
-    /** JOB-19: activeDeadlineSeconds passed since startTime (never while suspended, JOB-X06). */
+    /**
+     * JOB-19: activeDeadlineSeconds passed since startTime. Never while suspended, nor in the step that resumes the
+     * Job, which starts startTime over (JOB-X06: the timer stops while suspended; upstream checks the old startTime
+     * first, so a Job suspended past its deadline fails on resume).
+     */
     static boolean pastActiveDeadline(JobContext ctx) {
         Long ads = ctx.spec.getActiveDeadlineSeconds();
-        if (ads == null || ctx.status.getStartTime() == null || ctx.suspended()) {
+        if (ads == null || ctx.status.getStartTime() == null || ctx.suspended() || resuming(ctx)) {
             return false;
         }
         return !Duration.between(ctx.status.getStartTime(), ctx.now).minusSeconds(ads).isNegative();
+    }
+
+    private static boolean resuming(JobContext ctx) {
+        return JobConditions.findTrue(ctx.job, JobConditions.SUSPENDED).isPresent();
     }
 
     /** The Events of a Job that just finished (upstream's recordJobFinished). */
