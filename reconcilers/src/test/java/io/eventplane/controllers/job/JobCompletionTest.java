@@ -22,6 +22,7 @@ import io.eventplane.model.JobCondition;
 import io.eventplane.model.JobSpec;
 import io.eventplane.model.JobStatus;
 import io.eventplane.model.Pod;
+import io.eventplane.model.PodSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -85,7 +86,7 @@ class JobCompletionTest {
     }
 
     @Test
-    @DisplayName("AC-JOB-03, JOB-07: completions 5 with parallelism unset run one pod at a time and complete after 5 successes")
+    @DisplayName("AC-JOB-03, JOB-07, JOB-10: completions 5 with parallelism unset run one pod at a time, all alike, and complete after 5 successes")
     void fixedCountOneAtATime() {
         exitAfter(cluster, 3, 0);
         cluster.create(JobFixtures.job("five", "Never", s -> s.setCompletions(5)));
@@ -98,7 +99,23 @@ class JobCompletionTest {
         cluster.until(() -> finished(cluster, "five"), 120);
         assertNotNull(condition(cluster, "five", "Complete"));
         assertEquals(5, n(status(cluster, "five").getSucceeded()));
-        assertEquals(5, pods(cluster, "five").size());
+        List<Pod> pods = pods(cluster, "five");
+        assertEquals(5, pods.size());
+        for (Pod p : pods) {
+            assertEquals(PodSpec.newBuilder(pods.get(0).getSpec()).setNodeName(null).build(),
+                    PodSpec.newBuilder(p.getSpec()).setNodeName(null).build(), "JOB-10: identical specs");
+            assertNull(p.getMetadata().getAnnotations(), "JOB-10: no index");
+        }
+    }
+
+    @Test
+    @DisplayName("JOB-01: a Job needs a template and a DNS subdomain name")
+    void templateAndNameRequired() {
+        Job noTemplate = JobFixtures.job("empty", "Never", s -> { });
+        noTemplate.getSpec().setTemplate(null);
+        assertEquals(422, cluster.create(noTemplate).getCode());
+        assertEquals(422, cluster.create(JobFixtures.job("Not_A_Name", "Never", s -> { })).getCode());
+        assertTrue(cluster.create(JobFixtures.job("a.b-c", "Never", s -> { })).getAccepted());
     }
 
     @Test

@@ -104,6 +104,38 @@ class TtlAfterFinishedTest {
     }
 
     @Test
+    @DisplayName("TTL-01: the TTL controller looks only at Jobs")
+    void onlyJobs() {
+        var reconciler = new TtlAfterFinishedReconciler();
+        assertEquals("Job", reconciler.kind());
+        Pod pod = Pod.newBuilder().setMetadata(ObjectMeta.newBuilder().setName("p").setNamespace("default").build()).build();
+        var change = io.eventplane.log.ObjectChanged.newBuilder().setKind("Pod").setNamespace("default").setName("p")
+                .setType(io.eventplane.log.ChangeType.CREATED).setObject(pod).setUid("u").setResourceVersion(1L)
+                .setEnvelope(io.eventplane.log.Envelope.newBuilder().setActor("a").setRequestId("r").setTime(T0).build())
+                .build();
+        assertTrue(reconciler.keysFor(change, null, null).isEmpty());
+    }
+
+    @Test
+    @DisplayName("AC-TTL-05, TTL-06: a TTL extended after it expired is accepted by the API; the Job may or may not still be deleted")
+    void extendedAfterExpiry() {
+        cluster.exits = p -> new SimulatedCluster.Exit(Duration.ofSeconds(1), 0);
+        Job j = job("late", null);
+        cluster.create(j);
+        cluster.until(() -> finished("late"), 60);
+        cluster.clock.advance(Duration.ofSeconds(30));
+        Job done = cluster.get(Job.class, "late");
+        assertTrue(cluster.update(Job.newBuilder(done).setSpec(JobSpec.newBuilder(done.getSpec())
+                .setTtlSecondsAfterFinished(10).build()).build()).getAccepted());
+        Job expired = cluster.get(Job.class, "late");
+        assertTrue(cluster.update(Job.newBuilder(expired).setSpec(JobSpec.newBuilder(expired.getSpec())
+                .setTtlSecondsAfterFinished(3600).build()).build()).getAccepted(), "the extension is accepted");
+        cluster.step();
+        Job after = cluster.get(Job.class, "late");
+        assertTrue(after == null || after.getSpec().getTtlSecondsAfterFinished() == 3600, "either outcome is allowed");
+    }
+
+    @Test
     @DisplayName("AC-TTL-03: a finished Job without a TTL is never deleted by the TTL controller")
     void noTtl() {
         cluster.exits = p -> new SimulatedCluster.Exit(Duration.ofSeconds(1), 0);
