@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +48,6 @@ final class JobContext {
     BackoffRecord backoff;
     /** The condition the Job is heading for (FailureTarget, SuccessCriteriaMet, Failed, Complete), or null. */
     JobCondition finishedCondition;
-    /** Whether {@link #finishedCondition} was read from the stored status rather than decided in this step. */
-    boolean finishedConditionStored;
     OrderedIntervals prevSucceededIndexes = OrderedIntervals.EMPTY;
     OrderedIntervals succeededIndexes = OrderedIntervals.EMPTY;
     OrderedIntervals failedIndexes;
@@ -134,11 +131,5 @@ final class JobContext {
         List<String> f = uncountedFailed();
         status.setUncountedTerminatedPods(UncountedTerminatedPods.newBuilder()
                 .setSucceeded(s.isEmpty() ? null : s).setFailed(f.isEmpty() ? null : f).build());
-    }
-
-    static Set<String> uids(List<Pod> pods) {
-        Set<String> out = new HashSet<>();
-        pods.forEach(p -> out.add(p.getMetadata().getUid()));
-        return out;
     }
 }
