@@ -38,7 +38,7 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc").contains(mode)) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -49,7 +49,9 @@ final class BenchCommand {
                     + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench daemonset [--nodes 5000] [--max-unavailable 10%] [--max-surge 0] "
                     + "[--bootstrap B --registry URL]\n"
-                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]");
+                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench jobs [--jobs 1000] [--completions 10] [--parallelism 10] [--nodes 100] "
+                    + "[--run-seconds 1] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -98,6 +100,13 @@ final class BenchCommand {
                 DaemonSetBench.run(config, work, options.intValue("nodes", 5_000),
                         DaemonSetBench.intOrPercent(options.get("max-unavailable", "10%")),
                         DaemonSetBench.intOrPercent(options.get("max-surge", "0")), out);
+                return 0;
+            }
+            if (mode.equals("jobs")) {
+                int completions = options.intValue("completions", 10);
+                JobBench.run(config, work, options.intValue("jobs", 1000), completions,
+                        options.intValue("parallelism", completions), options.intValue("nodes", 100),
+                        Double.parseDouble(options.get("run-seconds", "1")), out);
                 return 0;
             }
             if (mode.equals("gc")) {

@@ -98,7 +98,8 @@ public final class NodeSimulator implements AutoCloseable {
         this.settings = settings;
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
-                .withImages(imageRulesFromEnvironment()).withStages(Stages.fromEnvironment());
+                .withImages(imageRulesFromEnvironment()).withRunDefaults(RunDefaults.fromEnvironment())
+                .withStages(Stages.fromEnvironment());
         this.shard = ShardSettings.fromEnvironment();
         Map<String, Set<NodePressure.Kind>> configuredPressure;
         try {

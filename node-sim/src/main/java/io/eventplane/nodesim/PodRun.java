@@ -81,9 +81,9 @@ public final class PodRun {
         this.namespace = meta.getNamespace();
         this.random = new SplittableRandom(config.seed() ^ (uid == null ? 0 : uid.hashCode() * 0x9E3779B97F4A7C15L));
         this.podRef = ObjectReferences.of(pod);
-        this.stages = new PodStages(config, meta);
         PodSpec spec = pod.getSpec();
         this.restartPolicy = spec.getRestartPolicy() == null ? "Always" : spec.getRestartPolicy();
+        this.stages = new PodStages(config, meta, restartPolicy);
         this.terminationGraceSeconds = spec.getTerminationGracePeriodSeconds() == null ? 30
                 : spec.getTerminationGracePeriodSeconds();
         this.deadlineAt = spec.getActiveDeadlineSeconds() == null ? null
@@ -99,7 +99,10 @@ public final class PodRun {
 
     private ContainerRun container(Pod pod, Container k, Role role) {
         try {
-            return new ContainerRun(this, k, role, PodBehavior.of(pod.getMetadata().getAnnotations(), k.getName()), null);
+            PodBehavior declared = PodBehavior.of(pod.getMetadata().getAnnotations(), k.getName());
+            RunDefaults defaults = config.runDefaults() == null ? RunDefaults.NEVER : config.runDefaults();
+            return new ContainerRun(this, k, role, declared.withDefaultRun(defaults.forContainer(role, restartPolicy)),
+                    null);
         } catch (PodBehavior.InvalidAnnotation e) {
             return new ContainerRun(this, k, role, null, e.getMessage());
         }

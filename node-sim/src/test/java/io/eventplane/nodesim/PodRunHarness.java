@@ -25,7 +25,9 @@ import java.util.Map;
 /** A pod on a virtual clock: the kubelet's view of it, each status it would write, and the events it records. */
 final class PodRunHarness {
     static final Instant T0 = Instant.parse("2025-06-01T10:00:00Z");
+    /** Programs run until stopped unless the pod declares otherwise (the run-to-completion defaults have their own test). */
     static final KubeletConfig CONFIG = KubeletConfig.defaults().withPull(Duration.ofSeconds(1), Duration.ofSeconds(1))
+            .withRunDefaults(RunDefaults.NEVER)
             .withShutdownDefault(Duration.ofSeconds(1));
 
     /** One status the kubelet wrote, at its time. */

@@ -6,7 +6,9 @@ import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
 import io.eventplane.reconcile.Action;
@@ -25,6 +27,7 @@ import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.ContainerState;
 import io.eventplane.model.ContainerStateRunning;
+import io.eventplane.model.ContainerStateTerminated;
 import io.eventplane.model.ContainerStateWaiting;
 import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.Container;
@@ -71,8 +74,8 @@ public final class SimulatedCluster {
     private final SchedulerDecider scheduler = new SchedulerDecider();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(),
-            new CronJobReconciler(java.time.ZoneOffset.UTC));
+            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
+            new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC));
 
     {
         controllers.forEach(c -> c.index(store));
@@ -94,6 +97,15 @@ public final class SimulatedCluster {
     public final List<String> rejections = new ArrayList<>();
     /** When positive, creates of pods beyond this count in the namespace are rejected (a quota). */
     public int podQuota = -1;
+    /**
+     * How the containers of a run-to-completion pod (restartPolicy Never or OnFailure) end: after how long, with which
+     * exit code; null (the default): they run until the pod is deleted.
+     */
+    public java.util.function.Function<Pod, Exit> exits = p -> null;
+
+    /** A program's end: {@code after} its start it exits with {@code code}. */
+    public record Exit(Duration after, int code) {
+    }
 
     // ------------------------------------------------------------------ the writer
 
@@ -243,6 +255,11 @@ public final class SimulatedCluster {
                         .setPropagationPolicy(x.propagationPolicy()).build()));
     }
 
+    /** One step of the controller of type {@code type}. */
+    private void step(Class<? extends Reconciler> type) {
+        controllers.stream().filter(type::isInstance).forEach(this::step);
+    }
+
     /** One step of {@code controller} for every key it owns, as the runtime would take it. */
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
@@ -259,19 +276,42 @@ public final class SimulatedCluster {
     }
 
     public void stepDeployments() {
-        step(controllers.get(0));
+        step(DeploymentReconciler.class);
     }
 
     public void stepReplicaSets() {
-        step(controllers.get(1));
-        step(controllers.get(2));
+        for (Reconciler r : controllers) {
+            if (r instanceof ReplicaReconciler) {
+                step(r);
+            }
+        }
+    }
+
+    public void stepJobs() {
+        step(JobReconciler.class);
+    }
+
+    /** Rounds until {@code done} holds (checked before each round), at most {@code seconds} of virtual time. */
+    public SimulatedCluster until(java.util.function.BooleanSupplier done, int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            if (done.getAsBoolean()) {
+                return this;
+            }
+            step();
+        }
+        if (!done.getAsBoolean()) {
+            throw new AssertionError("not done after " + seconds + " s of virtual time");
+        }
+        return this;
     }
 
     // ------------------------------------------------------------------ the kubelet
     /**
-     * Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), finishes deletions. Without
-     * Node objects pods go round-robin to node-0..2; with them the real scheduler decision places each pod (one that
-     * fits nowhere stays Pending).
+     * Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), ends the programs of
+     * run-to-completion pods as {@link #exits} says (0: Succeeded; otherwise Failed, or under OnFailure a restart in
+     * place), finishes deletions (a pod held by finalizers is first stopped: Failed, exit code 143 after SIGTERM).
+     * Without Node objects pods go round-robin to node-0..2; with them the real scheduler decision places each pod
+     * (one that fits nowhere stays Pending).
      */
     public void stepKubelet() {
         int n = 0;
@@ -281,6 +321,10 @@ public final class SimulatedCluster {
             String name = p.getMetadata().getName();
             String ns = p.getMetadata().getNamespace();
             if (p.getMetadata().getDeletionTimestamp() != null) {
+                boolean held = p.getMetadata().getFinalizers() != null && !p.getMetadata().getFinalizers().isEmpty();
+                if (held && !PodStates.isTerminal(p) && p.getSpec().getNodeName() != null) {
+                    submit(system.updateStatus(finished(p, "Failed", 143)));
+                }
                 submit(system.delete(Kinds.POD, ns, name, 0L, p.getMetadata().getUid()));
                 continue;
             }
@@ -293,7 +337,13 @@ public final class SimulatedCluster {
                 }
                 continue;
             }
-            if (PodStates.isTerminal(p) || PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
+            if (PodStates.isTerminal(p)) {
+                continue;
+            }
+            if (runToCompletion(p)) {
+                continue;
+            }
+            if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
                 continue;
             }
             boolean bad = p.getSpec().getContainers().stream().anyMatch(c -> badImages.contains(c.getImage()));
@@ -307,6 +357,66 @@ public final class SimulatedCluster {
                 submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
+    }
+
+    /** A running pod whose program's end has come: finished or restarted. Answers whether it was handled. */
+    private boolean runToCompletion(Pod p) {
+        String policy = p.getSpec().getRestartPolicy();
+        if (!"Running".equals(PodStates.phase(p)) || !("Never".equals(policy) || "OnFailure".equals(policy))) {
+            return false;
+        }
+        Exit exit = exits.apply(p);
+        ContainerStatus first = p.getStatus().getContainerStatuses() == null ? null : p.getStatus().getContainerStatuses().get(0);
+        if (exit == null || first == null || first.getState().getRunning() == null) {
+            return false;
+        }
+        Instant started = first.getState().getRunning().getStartedAt();
+        if (clock.instant().isBefore(started.plus(exit.after()))) {
+            return false;
+        }
+        if (exit.code() == 0 || "Never".equals(policy)) {
+            submit(system.updateStatus(finished(p, exit.code() == 0 ? "Succeeded" : "Failed", exit.code())));
+        } else {
+            submit(system.updateStatus(restarted(p, exit.code())));
+        }
+        return true;
+    }
+
+    /** The pod finished: its containers terminated with {@code code}, not Ready. */
+    private Pod finished(Pod p, String phase, int code) {
+        Instant now = clock.instant();
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (Container c : p.getSpec().getContainers()) {
+            ContainerStatus old = p.getStatus() == null || p.getStatus().getContainerStatuses() == null ? null
+                    : p.getStatus().getContainerStatuses().stream().filter(s -> s.getName().equals(c.getName())).findFirst()
+                    .orElse(null);
+            Instant started = old != null && old.getState() != null && old.getState().getRunning() != null
+                    ? old.getState().getRunning().getStartedAt() : now;
+            statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(false)
+                    .setRestartCount(old == null ? 0 : old.getRestartCount())
+                    .setState(ContainerState.newBuilder().setTerminated(ContainerStateTerminated.newBuilder()
+                            .setExitCode(code).setReason(code == 0 ? "Completed" : "Error").setStartedAt(started)
+                            .setFinishedAt(now).build()).build()).build());
+        }
+        PodStatus status = PodStatus.newBuilder(p.getStatus() == null ? new PodStatus() : p.getStatus()).setPhase(phase)
+                .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus("False")
+                        .setReason("PodCompleted").setLastTransitionTime(now).build()))
+                .setContainerStatuses(statuses).build();
+        return Pod.newBuilder(p).setStatus(status).build();
+    }
+
+    /** OnFailure: the kubelet restarts the failed container in the same pod (JOB-12); restartCount goes up. */
+    private Pod restarted(Pod p, int code) {
+        Instant now = clock.instant();
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (ContainerStatus s : p.getStatus().getContainerStatuses()) {
+            statuses.add(ContainerStatus.newBuilder(s).setRestartCount(s.getRestartCount() + 1)
+                    .setLastState(ContainerState.newBuilder().setTerminated(ContainerStateTerminated.newBuilder()
+                            .setExitCode(code).setReason("Error").setFinishedAt(now).build()).build())
+                    .setState(ContainerState.newBuilder().setRunning(ContainerStateRunning.newBuilder().setStartedAt(now)
+                            .build()).build()).build());
+        }
+        return Pod.newBuilder(p).setStatus(PodStatus.newBuilder(p.getStatus()).setContainerStatuses(statuses).build()).build();
     }
 
     private static String waitingReason(Pod p) {
@@ -373,7 +483,7 @@ public final class SimulatedCluster {
     // ------------------------------------------------------------------ running
 
     /**
-     * One round: Deployments, then ReplicaSets, ReplicationControllers and CronJobs, then the kubelet and what tests
+     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs), then the kubelet and what tests
      * run {@link #everyRound}; one second passes.
      */
     public int step() {
