@@ -55,6 +55,11 @@ public final class PodInfo {
     final List<String> hostPorts;
     final boolean terminating;
     final boolean gated;
+    /** spec.priority (0 when unset) and its class; see {@link PodPriorities} for the priority preemption uses. */
+    final int priority;
+    final String priorityClassName;
+    /** spec.preemptionPolicy is Never: the pod waits instead of preempting. */
+    final boolean preemptNever;
     /** The spec this was computed from: a pod whose counted spec fields, labels and state are unchanged counts the same. */
     final PodSpec spec;
 
@@ -68,6 +73,10 @@ public final class PodInfo {
         PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
         gated = spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty();
         this.spec = spec;
+        priority = spec.getPriority() == null ? 0 : spec.getPriority();
+        priorityClassName = spec.getPriorityClassName() == null || spec.getPriorityClassName().isEmpty() ? null
+                : spec.getPriorityClassName();
+        preemptNever = "Never".equals(spec.getPreemptionPolicy());
         demand = PodDemand.of(spec);
         cpu = demand.requests().get("cpu");
         memory = demand.requests().get("memory");
@@ -162,6 +171,14 @@ public final class PodInfo {
 
     public String resourceVersion() {
         return resourceVersion;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String name() {
+        return name;
     }
 
     boolean hasAffinityTerms() {
