@@ -89,8 +89,9 @@ public final class Preemption {
         NodeState nominated = nominatedNode == null ? null : snapshot.node(nominatedNode);
         if (nominated != null && !unresolvable(info, snapshot, nominated)) {
             for (PodInfo p : nominated.pods) {
+                // A pod already gone from the view but still counted in the snapshot is on its way out too.
                 if (in.priorities().priority(p) < priority
-                        && in.pods().apply(p).filter(Preemption::terminatingByPreemption).isPresent()) {
+                        && in.pods().apply(p).map(Preemption::terminatingByPreemption).orElse(true)) {
                     return new NotEligible(TERMINATING_VICTIM);
                 }
             }
