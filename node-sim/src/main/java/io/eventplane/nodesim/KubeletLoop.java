@@ -49,7 +49,7 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
  * ({@link ConfigReferences}) is looked at again when one it refers to appears or changes ({@link #referenceChanged}).
  * All on the simulator's one thread: no locks.
  */
-final class KubeletLoop {
+final class KubeletLoop implements UsageSampler.Runs {
     private static final Logger LOG = LoggerFactory.getLogger(KubeletLoop.class);
     private static final int MAX_ATTEMPTS = 5;
 
@@ -83,6 +83,8 @@ final class KubeletLoop {
     private final ConfigReferences.Objects objects;
     private final ReferenceWaits waits = new ReferenceWaits();
     private final VolumeMounts mounts = new VolumeMounts();
+    /** Each pod's memory use in bytes at the last usage sample, by uid: what the eviction manager ranks by. */
+    private final Map<String, Long> measuredMemory = new HashMap<>();
 
     /**
      * @param send     sends a command (a failure is logged)
@@ -107,6 +109,26 @@ final class KubeletLoop {
     /** Pod status updates sent so far (each one a transition the kubelet reported). */
     long transitions() {
         return transitions.get();
+    }
+
+    // ---- what the usage sampler reads and does
+
+    @Override
+    public Optional<PodRun> runOf(String podUid) {
+        return Optional.ofNullable(runs.get(podUid));
+    }
+
+    @Override
+    public void oomKill(String podKey, String container, Instant now) {
+        view.get(podKey).map(c -> runs.get(c.getUid())).ifPresent(run -> {
+            run.oomKill(container, now);
+            executor.execute(() -> NodeSimulator.safely(() -> evaluate(podKey)));
+        });
+    }
+
+    /** The pods' memory use as the last sample measured it (bytes, by pod uid). */
+    void measured(String podUid, long memoryBytes) {
+        measuredMemory.put(podUid, memoryBytes);
     }
 
     // ---- a node comes and goes
@@ -137,6 +159,7 @@ final class KubeletLoop {
             cancel(key);
             sent.remove(key);
             runs.remove(c.getUid());
+            measuredMemory.remove(c.getUid());
             started.remove(c.getUid());
             addresses.release(c.getUid());
             waits.stop(key);
@@ -150,6 +173,7 @@ final class KubeletLoop {
         sent.remove(key);
         addresses.release(uid);
         runs.remove(uid);
+        measuredMemory.remove(uid);
         started.remove(uid);
         waits.stop(key);
         mounts.forget(uid);
@@ -321,7 +345,10 @@ final class KubeletLoop {
                     running.add(p);
                 }
             }
-            PressureEviction.next(running).ifPresent(victim -> {
+            PressureEviction.next(running, p -> {
+                Long measured = measuredMemory.get(p.getMetadata().getUid());
+                return measured != null ? measured : PressureEviction.usage(p);
+            }).ifPresent(victim -> {
                 String key = Keys.of(Kinds.POD.kind(), victim.getMetadata().getNamespace(), victim.getMetadata().getName());
                 EventRecorder events = kubelets.get(name);
                 events.record(EventNotice.warning(ObjectReferences.node(name),

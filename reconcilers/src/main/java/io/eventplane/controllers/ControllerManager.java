@@ -1,11 +1,13 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.usage.UsageView;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.job.JobReconciler;
+import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.gc.GarbageCollector;
@@ -78,6 +80,9 @@ public final class ControllerManager {
             new Definition("ttl-after-finished", "ttl-after-finished-controller", "ttl-after-finished-controller",
                     keyed(TtlAfterFinishedReconciler::new)),
             new Definition("cronjob", "cronjob-controller", "cronjob-controller", keyed(CronJobReconciler::new)),
+            new Definition("horizontalpodautoscaling", "horizontal-pod-autoscaler", "horizontal-pod-autoscaler",
+                    (config, actor, component, clock) -> Controller.keyed(config, actor, component, clock,
+                            new PodAutoscalerReconciler(UsageView.shared(config)))),
             new Definition("garbagecollector", "garbage-collector", "garbage-collector-controller",
                     keyed(GarbageCollector::new)),
             new Definition("nodelifecycle", "node-controller", "node-controller",
