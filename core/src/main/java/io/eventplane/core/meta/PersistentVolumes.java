@@ -139,6 +139,34 @@ public final class PersistentVolumes {
                 .setResourceVersion(meta.getResourceVersion()).build();
     }
 
+    /**
+     * GetBindVolumeToClaim: the volume with its claimRef naming the claim (with its uid), annotated bound-by-controller
+     * unless it was pre-bound to the claim; empty when its claimRef already names the claim.
+     */
+    public static Optional<PersistentVolume> boundTo(PersistentVolume volume, PersistentVolumeClaim claim) {
+        ObjectReference ref = claimRef(volume);
+        ObjectMeta claimMeta = claim.getMetadata();
+        if (ref != null && Objects.equals(ref.getName(), claimMeta.getName())
+                && Objects.equals(ref.getNamespace(), claimMeta.getNamespace())
+                && Objects.equals(ref.getUid(), claimMeta.getUid())) {
+            return Optional.empty();
+        }
+        ObjectMeta meta = volume.getMetadata();
+        if (!isBoundToClaim(volume, claim)) {
+            meta = withAnnotation(meta, BOUND_BY_CONTROLLER, "yes");
+        }
+        PersistentVolumeSpec spec = PersistentVolumeSpec.newBuilder(volume.getSpec()).setClaimRef(referenceTo(claim)).build();
+        return Optional.of(PersistentVolume.newBuilder(volume).setMetadata(meta).setSpec(spec).build());
+    }
+
+    /** The metadata with one annotation set. */
+    public static ObjectMeta withAnnotation(ObjectMeta meta, String key, String value) {
+        Map<String, String> annotations = meta.getAnnotations() == null ? new java.util.LinkedHashMap<>()
+                : new java.util.LinkedHashMap<>(meta.getAnnotations());
+        annotations.put(key, value);
+        return ObjectMeta.newBuilder(meta).setAnnotations(annotations).build();
+    }
+
     /** The storage a claim requests (0 when none is given). */
     public static Quantity requested(PersistentVolumeClaim claim) {
         Map<String, String> requests = claim.getSpec() == null || claim.getSpec().getResources() == null ? null

@@ -19,7 +19,6 @@ import io.eventplane.model.PersistentVolume;
 import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.PersistentVolumeClaimSpec;
 import io.eventplane.model.PersistentVolumeClaimStatus;
-import io.eventplane.model.PersistentVolumeSpec;
 import io.eventplane.model.Pod;
 import io.eventplane.model.StorageClass;
 import io.eventplane.reconcile.Action;
@@ -137,20 +136,11 @@ final class ClaimSync {
      * annotations; then the claim's Bound status.
      */
     static Reconciliation bind(PersistentVolume volume, PersistentVolumeClaim claim, Instant now) {
-        ObjectReference ref = PersistentVolumes.claimRef(volume);
-        ObjectMeta claimMeta = claim.getMetadata();
-        if (ref == null || !Objects.equals(ref.getName(), claimMeta.getName())
-                || !Objects.equals(ref.getNamespace(), claimMeta.getNamespace())
-                || !Objects.equals(ref.getUid(), claimMeta.getUid())) {
-            ObjectMeta meta = volume.getMetadata();
-            if (!PersistentVolumes.isBoundToClaim(volume, claim)) {
-                meta = withAnnotation(meta, BOUND_BY_CONTROLLER, "yes");
-            }
-            PersistentVolumeSpec spec = PersistentVolumeSpec.newBuilder(volume.getSpec())
-                    .setClaimRef(PersistentVolumes.referenceTo(claim)).build();
-            return Reconciliation.of(List.of(new Action.Update(PersistentVolume.newBuilder(volume).setMetadata(meta)
-                    .setSpec(spec).build())));
+        Optional<PersistentVolume> claimed = PersistentVolumes.boundTo(volume, claim);
+        if (claimed.isPresent()) {
+            return Reconciliation.of(List.of(new Action.Update(claimed.get())));
         }
+        ObjectMeta claimMeta = claim.getMetadata();
         List<Action> actions = new ArrayList<>();
         VolumeSync.phase(volume, "Bound", null, now).ifPresent(actions::add);
         String volumeName = volume.getMetadata().getName();
@@ -279,10 +269,7 @@ final class ClaimSync {
         return Optional.of(new Action.UpdateStatus(PersistentVolumeClaim.newBuilder(claim).setStatus(built).build()));
     }
 
-    static ObjectMeta withAnnotation(ObjectMeta meta, String key, String value) {
-        Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>()
-                : new LinkedHashMap<>(meta.getAnnotations());
-        annotations.put(key, value);
-        return ObjectMeta.newBuilder(meta).setAnnotations(annotations).build();
+    private static ObjectMeta withAnnotation(ObjectMeta meta, String key, String value) {
+        return PersistentVolumes.withAnnotation(meta, key, value);
     }
 }
