@@ -76,6 +76,10 @@ final class KubeletLoop {
     private final Map<String, Sent> sent = new HashMap<>();
     /** Normalized images on each node. */
     private final Map<String, Set<String>> images = new HashMap<>();
+    /** Pods waiting for their volumes before their sandbox, by key: a claim or volume change looks at them again. */
+    private final Set<String> mounting = new HashSet<>();
+    /** FailedMount reports made for a waiting pod, by uid. */
+    private final Map<String, Long> mountReports = new HashMap<>();
 
     /**
      * @param send     sends a command (a failure is logged)
@@ -134,6 +138,8 @@ final class KubeletLoop {
             runs.remove(c.getUid());
             started.remove(c.getUid());
             addresses.release(c.getUid());
+            mounting.remove(key);
+            mountReports.remove(c.getUid());
         }
     }
 
@@ -144,7 +150,16 @@ final class KubeletLoop {
         addresses.release(uid);
         runs.remove(uid);
         started.remove(uid);
+        mounting.remove(key);
+        mountReports.remove(uid);
         LOG.debug("node-sim: {} gone", key);
+    }
+
+    /** A claim or volume changed: the pods waiting for their volumes are looked at again. */
+    void volumesChanged() {
+        for (String key : List.copyOf(mounting)) {
+            evaluate(key);
+        }
     }
 
     // ---- one pod
@@ -185,14 +200,22 @@ final class KubeletLoop {
             if (deleting) {
                 removeIfAllowed(key, pod, node);
             } else if (!terminal) {
-                Optional<Pod> rejected = view.get(nodeKey(node)).map(c -> nodes.pressures((Node) c.getObject()))
+                // A pod waiting for its volumes was admitted already.
+                Optional<Pod> rejected = PodLifecycle.isMounting(pod) ? Optional.empty()
+                        : view.get(nodeKey(node)).map(c -> nodes.pressures((Node) c.getObject()))
                         .flatMap(p -> NodePressure.reject(pod, p, now))
                         .or(() -> NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now));
+                Optional<VolumeMounts.Unready> unready = rejected.isPresent() ? Optional.empty()
+                        : VolumeMounts.unready(pod, view);
                 if (rejected.isPresent()) {
                     kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod),
                             rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
                     act(key, pod, node, cmdFor(node).updateStatus(rejected.get()));
+                } else if (unready.isPresent()) {
+                    waitForVolumes(key, pod, node, unready.get(), now);
                 } else {
+                    mounting.remove(key);
+                    mountReports.remove(uid);
                     PodLifecycle.PodHost host = host(pod, node);
                     if (host.podIP() != null) { // no address left on the node: stays Pending, as with a failing CNI
                         started.add(uid);
@@ -211,7 +234,7 @@ final class KubeletLoop {
                 removeIfAllowed(key, pod, node); // its containers were killed when it was evicted
                 return;
             }
-            Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
+            Instant since = PodLifecycle.sandboxReadyAt(pod).orElse(now);
             run = PodRun.start(pod, kubelet, images.get(node.name()), since);
             runs.put(uid, run);
             if (!started.remove(uid)) {
@@ -230,6 +253,30 @@ final class KubeletLoop {
             removeIfAllowed(key, pod, node);
         }
         plan(key, run.nextChangeAt().orElse(null), now);
+    }
+
+    /**
+     * POD-6.11: the pod stays in ContainerCreating, without sandbox, while a volume cannot be mounted; a claim change
+     * brings it back, and each podAttachAndMountTimeout of waiting is reported with a FailedMount Warning.
+     */
+    private void waitForVolumes(String key, Pod pod, SimNode node, VolumeMounts.Unready unready, Instant now) {
+        mounting.add(key);
+        if (!PodLifecycle.isMounting(pod)) {
+            act(key, pod, node, cmdFor(node).updateStatus(PodLifecycle.mounting(pod, node.internalIP(), now)));
+            transitions.incrementAndGet();
+            return; // its change brings it back here, to plan the report
+        }
+        String uid = pod.getMetadata().getUid();
+        Instant since = pod.getStatus().getStartTime();
+        long reported = mountReports.getOrDefault(uid, 0L);
+        long due = VolumeMounts.reportsDue(since, now);
+        if (due > reported) {
+            kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod), "FailedMount",
+                    unready.message()));
+            mountReports.put(uid, due);
+            reported = due;
+        }
+        plan(key, VolumeMounts.nextReportAt(since, reported), now);
     }
 
     /** The kubelet's DELETE with grace 0 once it has stopped the pod; nothing while finalizers hold a force-deleted pod. */

@@ -237,6 +237,8 @@ public final class NodeSimulator implements AutoCloseable {
                     run(() -> pods.evaluate(key));
                 }
             }
+        } else if (kind.equals(Kinds.PERSISTENT_VOLUME_CLAIM.kind()) || kind.equals(Kinds.PERSISTENT_VOLUME.kind())) {
+            run(() -> pods.volumesChanged()); // a pod waiting for its volumes may mount them now
         } else if (kind.equals(Kinds.LEASE.kind()) && ShardSettings.NAMESPACE.equals(change.getNamespace())
                 && change.getName().startsWith("node-sim.")) {
             run(() -> membership.rebalance(false)); // a member joined, renewed, acknowledged or left

@@ -22,8 +22,9 @@ import java.util.List;
 /**
  * The kubelet's first step for a pod bound to its node: the sandbox. Addresses, startTime, containers Waiting
  * (ContainerCreating, or PodInitializing behind init containers), PodReadyToStartContainers True, Initialized True
- * without init containers (POD-6.10), ContainersReady and Ready False. Everything after it is {@link PodRun}. Also how
- * containerd names images and ids. Pure.
+ * without init containers (POD-6.10), ContainersReady and Ready False; before it, while volumes cannot be mounted, the
+ * same without sandbox ({@link #mounting}). Everything after it is {@link PodRun}. Also how containerd names images
+ * and ids. Pure.
  */
 public final class PodLifecycle {
     private PodLifecycle() {
@@ -39,34 +40,73 @@ public final class PodLifecycle {
     }
 
     public static Pod creating(Pod pod, PodHost host, Instant now) {
+        return pending(pod, host, true, now);
+    }
+
+    /**
+     * Before the sandbox, while the pod's volumes cannot be mounted yet (POD-6.11): admitted to the node (hostIP,
+     * startTime), containers Waiting as for {@link #creating}, but PodReadyToStartContainers False and no pod IP.
+     */
+    public static Pod mounting(Pod pod, String hostIP, Instant now) {
+        return pending(pod, new PodHost(pod.getSpec().getNodeName(), hostIP, null), false, now);
+    }
+
+    /** Waiting for its volumes: admitted, no sandbox yet (see {@link #mounting}). */
+    public static boolean isMounting(Pod pod) {
+        PodStatus s = pod.getStatus();
+        return s != null && s.getHostIP() != null && s.getPodIP() == null && s.getStartTime() != null
+                && "Pending".equals(s.getPhase()) && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty();
+    }
+
+    /**
+     * When the sandbox was ready: PodReadyToStartContainers turning True (after a wait for volumes, later than
+     * startTime), else startTime.
+     */
+    public static java.util.Optional<Instant> sandboxReadyAt(Pod pod) {
+        PodStatus s = pod.getStatus();
+        if (s == null) {
+            return java.util.Optional.empty();
+        }
+        if (s.getConditions() != null) {
+            for (PodCondition c : s.getConditions()) {
+                if ("PodReadyToStartContainers".equals(c.getType()) && "True".equals(c.getStatus())
+                        && c.getLastTransitionTime() != null) {
+                    return java.util.Optional.of(c.getLastTransitionTime());
+                }
+            }
+        }
+        return java.util.Optional.ofNullable(s.getStartTime());
+    }
+
+    private static Pod pending(Pod pod, PodHost host, boolean sandbox, Instant now) {
         PodSpec spec = pod.getSpec();
         PodStatus status = status(pod);
         List<Container> init = list(spec.getInitContainers());
         List<Container> app = list(spec.getContainers());
         List<PodCondition> c = status.getConditions();
-        c = set(c, "PodReadyToStartContainers", "True", null, null, now);
+        c = set(c, "PodReadyToStartContainers", sandbox ? "True" : "False", null, null, now);
         c = init.isEmpty() ? set(c, "Initialized", "True", null, null, now)
                 : set(c, "Initialized", "False", "ContainersNotInitialized",
                 "containers with incomplete status: " + names(init), now);
         c = set(c, "Ready", "False", "ContainersNotReady", "containers with unready status: " + names(app), now);
         c = set(c, "ContainersReady", "False", "ContainersNotReady", "containers with unready status: " + names(app), now);
-        String podIP = Boolean.TRUE.equals(spec.getHostNetwork()) ? host.hostIP() : host.podIP();
         List<ContainerStatus> initStatuses = new ArrayList<>();
         init.forEach(k -> initStatuses.add(waiting(k, "PodInitializing")));
         List<ContainerStatus> appStatuses = new ArrayList<>();
         app.forEach(k -> appStatuses.add(waiting(k, init.isEmpty() ? "ContainerCreating" : "PodInitializing")));
-        PodStatus next = PodStatus.newBuilder(status)
+        PodStatus.Builder next = PodStatus.newBuilder(status)
                 .setPhase("Pending")
                 .setConditions(c)
                 .setHostIP(host.hostIP())
                 .setHostIPs(List.of(HostIP.newBuilder().setIp(host.hostIP()).build()))
-                .setPodIP(podIP)
-                .setPodIPs(List.of(PodIP.newBuilder().setIp(podIP).build()))
                 .setStartTime(status.getStartTime() == null ? now : status.getStartTime())
                 .setInitContainerStatuses(init.isEmpty() ? null : initStatuses)
-                .setContainerStatuses(appStatuses)
-                .build();
-        return Pod.newBuilder(pod).setStatus(next).build();
+                .setContainerStatuses(appStatuses);
+        if (sandbox) {
+            String podIP = Boolean.TRUE.equals(spec.getHostNetwork()) ? host.hostIP() : host.podIP();
+            next.setPodIP(podIP).setPodIPs(List.of(PodIP.newBuilder().setIp(podIP).build()));
+        }
+        return Pod.newBuilder(pod).setStatus(next.build()).build();
     }
 
     private static ContainerStatus waiting(Container k, String reason) {
