@@ -124,7 +124,7 @@ public final class VolumeBinding {
         }
 
         /** Filter: whether the node can serve every claim; the reasons it cannot are added. */
-        boolean fits(NodeState node, List<String> reasons) {
+        public boolean fits(NodeState node, List<String> reasons) {
             Map<String, String> labels = node.offer.labels();
             String name = node.name();
             boolean missing = false;

@@ -5,6 +5,15 @@ import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
+import io.eventplane.controllers.volume.protection.ClaimProtection;
+import io.eventplane.controllers.volume.protection.VolumeProtection;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
+import io.eventplane.core.meta.PersistentVolumes;
+import io.eventplane.model.Node;
+import io.eventplane.model.PersistentVolumeClaim;
+import io.eventplane.scheduler.NodeState;
+import io.eventplane.scheduler.VolumeBinding;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
 import io.eventplane.reconcile.Action;
@@ -62,7 +71,8 @@ public final class SimulatedCluster {
     private final ObjectStore store = new ObjectStore();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers());
+            ReplicaReconciler.replicationControllers(), new PersistentVolumeBinder(), new ClaimProtection(),
+            new VolumeProtection(), new SimulatedProvisioner());
 
     {
         controllers.forEach(c -> c.index(store));
@@ -81,6 +91,10 @@ public final class SimulatedCluster {
     public final List<String> rejections = new ArrayList<>();
     /** When positive, creates of pods beyond this count in the namespace are rejected (a quota). */
     public int podQuota = -1;
+    /** Pods with claims the kubelet's scheduling could not place, by name: the scheduler's reason. */
+    public final Map<String, String> unschedulable = new HashMap<>();
+    /** Pods with claims placed on a node (by name) and waiting for their claims to be bound. */
+    private final Map<String, String> volumeWaits = new HashMap<>();
 
     // ------------------------------------------------------------------ the writer
 
@@ -130,7 +144,23 @@ public final class SimulatedCluster {
 
     public <T> T get(Class<T> type, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
-        return store.get(kind.kind(), "default", name).map(c -> type.cast(c.getObject())).orElse(null);
+        return store.get(kind.kind(), kind.namespaced() ? "default" : "", name).map(c -> type.cast(c.getObject()))
+                .orElse(null);
+    }
+
+    /** Adds Ready nodes node-0 .. node-(n-1), labelled with their hostname (the kubelet binds pods to them). */
+    public SimulatedCluster nodes(int n) {
+        for (int i = 0; i < n; i++) {
+            String name = "node-" + i;
+            create(io.eventplane.testkit.objects.KubeObjects.node(name).labels(PersistentVolumes.HOSTNAME_LABEL, name)
+                    .capacity("4", "8Gi", "110").ready().build());
+        }
+        return this;
+    }
+
+    /** Deletes a cluster-scoped object (a PersistentVolume, a StorageClass). */
+    public CommandOutcome deleteClusterScoped(KindInfo kind, String name) {
+        return submit(user.delete(kind, "", name, null, null));
     }
 
     public <T> List<T> list(Class<T> type) {
@@ -243,11 +273,19 @@ public final class SimulatedCluster {
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                submit(system.bind("default", name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                String node = "node-" + (n++ % 3);
+                if (PersistentVolumes.claimNames(p.getSpec()).isEmpty()) {
+                    submit(system.bind("default", name, p.getMetadata().getUid(), node));
+                } else {
+                    placeWithVolumes(p, node);
+                }
                 continue;
             }
             if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
                 continue;
+            }
+            if (!claimsBound(p)) {
+                continue; // the kubelet mounts its volumes first
             }
             boolean bad = p.getSpec().getContainers().stream().anyMatch(c -> badImages.contains(c.getImage()));
             if (bad) {
@@ -260,6 +298,66 @@ public final class SimulatedCluster {
                 submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
+    }
+
+    /**
+     * The scheduler's volume binding for a pod with claims ({@link VolumeBinding}): rejected with its message, or placed
+     * on the first node from {@code preferred} on (in name order) that can serve its claims; bound at once when they
+     * are all bound, else once the binder and provisioner have bound them.
+     */
+    private void placeWithVolumes(Pod p, String preferred) {
+        String name = p.getMetadata().getName();
+        List<String> claims = PersistentVolumes.claimNames(p.getSpec());
+        String waiting = volumeWaits.get(name);
+        if (waiting != null) {
+            VolumeBinding.Check check = VolumeBinding.check("default", claims, waiting, store);
+            if (check instanceof VolumeBinding.Check.Bound) {
+                volumeWaits.remove(name);
+                submit(system.bind("default", name, p.getMetadata().getUid(), waiting));
+            } else if (check instanceof VolumeBinding.Check.Failed) {
+                volumeWaits.remove(name);
+            }
+            return;
+        }
+        VolumeBinding.PodVolumes volumes = VolumeBinding.preFilter("default", claims, store);
+        if (volumes.rejection() != null) {
+            unschedulable.put(name, volumes.rejection());
+            return;
+        }
+        List<Node> nodes = new ArrayList<>(list(Node.class));
+        nodes.sort(java.util.Comparator.comparing((Node x) -> x.getMetadata().getName().compareTo(preferred) < 0)
+                .thenComparing(x -> x.getMetadata().getName()));
+        TreeMap<String, Integer> reasons = new TreeMap<>();
+        for (Node node : nodes) {
+            NodeState state = NodeState.of(node);
+            List<String> why = new ArrayList<>();
+            if (!volumes.fits(state, why)) {
+                why.forEach(r -> reasons.merge(r, 1, Integer::sum));
+                continue;
+            }
+            unschedulable.remove(name);
+            if (volumes.allBound()) {
+                submit(system.bind("default", name, p.getMetadata().getUid(), state.name()));
+            } else {
+                volumes.reserve(state).forEach(w -> submit(system.update(w)));
+                volumeWaits.put(name, state.name());
+            }
+            return;
+        }
+        List<String> parts = new ArrayList<>();
+        reasons.forEach((r, count) -> parts.add(count + " " + r));
+        unschedulable.put(name, "0/" + nodes.size() + " nodes are available: " + String.join(", ", parts) + ".");
+    }
+
+    /** Every claim of the pod is Bound (the kubelet's volume manager would mount them). */
+    private boolean claimsBound(Pod p) {
+        for (String claim : PersistentVolumes.claimNames(p.getSpec())) {
+            PersistentVolumeClaim c = get(PersistentVolumeClaim.class, claim);
+            if (c == null || !"Bound".equals(PersistentVolumes.phase(c))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String waitingReason(Pod p) {
