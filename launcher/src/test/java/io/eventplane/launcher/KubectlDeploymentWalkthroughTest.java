@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,14 +61,13 @@ class KubectlDeploymentWalkthroughTest {
     private final ControlLoop loop = new ControlLoop();
     private GatewayServer gateway;
     private Path dir;
-
-    record Result(int exit, String out) {
-    }
+    private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(kubectlPath() != null, "kubectl is not on PATH");
+        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
+        kubectl = new Kubectl(tmp);
         loop.start(tmp.resolve("loop")).startControllers();
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
         Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
@@ -86,48 +82,16 @@ class KubectlDeploymentWalkthroughTest {
         loop.close();
     }
 
-    private static String kubectlPath() {
-        for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File k = new File(p, "kubectl");
-            if (k.canExecute()) {
-                return k.getPath();
-            }
-        }
-        return null;
-    }
-
-    private Result kubectl(String... args) throws Exception {
-        // the kubeconfig comes from the environment, so that --record records the command as the seed shows it
-        List<String> cmd = new ArrayList<>(List.of(kubectlPath()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("HOME", dir.toString());
-        pb.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
-        Process p = pb.start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    private Kubectl.Result kubectl(String... args) throws Exception {
+        return kubectl.run(args);
     }
 
     private String ok(String... args) throws Exception {
-        Result r = kubectl(args);
-        assertEquals(0, r.exit(), () -> "kubectl " + String.join(" ", args) + ":\n" + r.out());
-        return r.out();
+        return kubectl.ok(args);
     }
 
-    /** Runs the command until its output satisfies the condition (the cluster converges asynchronously). */
     private String until(Predicate<String> condition, String... args) throws Exception {
-        String last = "";
-        for (int i = 0; i < 300; i++) {
-            last = kubectl(args).out();
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("kubectl " + String.join(" ", args) + " never matched; last output:\n" + last);
+        return kubectl.until(condition, args);
     }
 
     /** The rows of `kubectl get rs` as "name desired current ready". */
@@ -198,7 +162,7 @@ class KubectlDeploymentWalkthroughTest {
         ok("patch", "deployment.v1.apps/nginx-deployment", "-p", "{\"spec\":{\"progressDeadlineSeconds\":5}}");
         updated = ok("set", "image", "deployment.v1.apps/nginx-deployment", "nginx=nginx:1.161", "--record");
         assertTrue(updated.contains("deployment.apps/nginx-deployment image updated"), updated);
-        Result stalled = kubectl("rollout", "status", "deployment/nginx-deployment");
+        Kubectl.Result stalled = kubectl("rollout", "status", "deployment/nginx-deployment");
         assertEquals(1, stalled.exit(), stalled.out());
         assertTrue(stalled.out().contains("Waiting for deployment \"nginx-deployment\" rollout to finish: 1 out of 3 new replicas have been updated..."), stalled.out());
         assertTrue(stalled.out().contains("error: deployment \"nginx-deployment\" exceeded its progress deadline"), stalled.out());
@@ -245,7 +209,7 @@ class KubectlDeploymentWalkthroughTest {
         assertTrue(ok("set", "image", "deployment.v1.apps/nginx-deployment", "nginx=nginx:1.17.0").contains("image updated"));
         assertTrue(ok("set", "resources", "deployment.v1.apps/nginx-deployment", "-c=nginx", "--limits=cpu=200m,memory=512Mi")
                 .contains("resource requirements updated"));
-        Result undoPaused = kubectl("rollout", "undo", "deployment.v1.apps/nginx-deployment");
+        Kubectl.Result undoPaused = kubectl("rollout", "undo", "deployment.v1.apps/nginx-deployment");
         assertEquals(1, undoPaused.exit(), undoPaused.out());
         assertTrue(undoPaused.out().contains("you cannot rollback a paused deployment; resume it first"), undoPaused.out());
         // The controller has decided on the paused template once its status observed the latest generation. A new

@@ -10,15 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.ObjectStore;
-import io.eventplane.core.kinds.KindInfo;
-import io.eventplane.core.kinds.Kinds;
-import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.core.meta.PersistentVolumes;
-import io.eventplane.log.ChangeType;
-import io.eventplane.log.Envelope;
-import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Node;
-import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.PersistentVolume;
 import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.Pod;
@@ -67,18 +60,7 @@ class VolumeBindingTest {
     }
 
     private static ObjectStore store(SpecificRecord... objects) {
-        ObjectStore store = new ObjectStore();
-        long rv = 1;
-        for (SpecificRecord o : objects) {
-            KindInfo kind = Kinds.of(o);
-            ObjectMeta meta = ObjectAccess.meta(o);
-            store.apply(ObjectChanged.newBuilder()
-                    .setEnvelope(Envelope.newBuilder().setActor("test").setRequestId("r" + rv).setTime(Instant.EPOCH).build())
-                    .setType(ChangeType.CREATED).setKind(kind.kind())
-                    .setNamespace(kind.namespaced() ? meta.getNamespace() : "").setName(meta.getName())
-                    .setUid(meta.getUid() == null ? "u" + rv : meta.getUid()).setResourceVersion(rv++).setObject(o).build());
-        }
-        return store;
+        return ObjectStore.of(List.of(objects));
     }
 
     private static ClusterSnapshot three() {

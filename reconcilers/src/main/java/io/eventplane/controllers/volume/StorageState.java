@@ -1,18 +1,14 @@
 package io.eventplane.controllers.volume;
 
 import io.eventplane.client.ClusterView;
+import io.eventplane.client.ObjectStore;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Node;
 import io.eventplane.model.PersistentVolume;
 import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.Pod;
 import io.eventplane.model.StorageClass;
-import io.eventplane.core.meta.ObjectAccess;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -85,68 +81,6 @@ public interface StorageState {
 
     /** A state of exactly these objects (decision tests). */
     static StorageState of(Collection<? extends SpecificRecord> objects) {
-        List<SpecificRecord> all = List.copyOf(objects);
-        return new StorageState() {
-            private <T> List<T> all(Class<T> type) {
-                List<T> out = new ArrayList<>();
-                for (SpecificRecord o : all) {
-                    if (type.isInstance(o)) {
-                        out.add(type.cast(o));
-                    }
-                }
-                return out;
-            }
-
-            private <T extends SpecificRecord> Optional<T> find(Class<T> type, String namespace, String name) {
-                return all(type).stream().filter(o -> Objects.equals(ObjectAccess.meta(o).getName(), name)
-                        && (namespace == null || Objects.equals(ObjectAccess.meta(o).getNamespace(), namespace)))
-                        .findFirst();
-            }
-
-            @Override
-            public Optional<PersistentVolumeClaim> claim(String namespace, String name) {
-                return find(PersistentVolumeClaim.class, namespace, name);
-            }
-
-            @Override
-            public Collection<PersistentVolumeClaim> claims() {
-                return all(PersistentVolumeClaim.class);
-            }
-
-            @Override
-            public Optional<PersistentVolume> volume(String name) {
-                return find(PersistentVolume.class, null, name);
-            }
-
-            @Override
-            public Collection<PersistentVolume> volumes() {
-                return all(PersistentVolume.class);
-            }
-
-            @Override
-            public Optional<StorageClass> storageClass(String name) {
-                return find(StorageClass.class, null, name);
-            }
-
-            @Override
-            public Collection<StorageClass> storageClasses() {
-                return all(StorageClass.class);
-            }
-
-            @Override
-            public Collection<Pod> pods(String namespace) {
-                return all(Pod.class).stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())).toList();
-            }
-
-            @Override
-            public Optional<Node> node(String name) {
-                return find(Node.class, null, name);
-            }
-        };
-    }
-
-    /** The object of a change, typed (null for none). */
-    static <T> T object(ObjectChanged change, Class<T> type) {
-        return change == null || !type.isInstance(change.getObject()) ? null : type.cast(change.getObject());
+        return of(ObjectStore.of(objects));
     }
 }
