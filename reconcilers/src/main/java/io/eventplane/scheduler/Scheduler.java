@@ -337,7 +337,7 @@ public final class Scheduler implements BatchReconciler {
         if (assumed.isAssumed(key, uid)) {
             VolumeWaits.Binding b = volumeWaits.binding(key, uid);
             if (b != null) {
-                finishVolumeBinding(key, pod, b.node(), now);
+                finishVolumeBinding(key, pod, b, snapshot, now);
             }
             return; // our binding is on its way
         }
@@ -360,7 +360,9 @@ public final class Scheduler implements BatchReconciler {
             attempts.remove(key);
             bound.incrementAndGet();
             if (volumes != null && !volumes.allBound()) {
-                reserveVolumes(key, pod, bind.node(), volumes.reserve(snapshot.node(bind.node())), info.claims());
+                VolumeWaits.Binding b = volumeWaits.bind(key, uid, bind.node(), pod.getMetadata().getNamespace(),
+                        info.claims());
+                sendVolumeWrites(key, b, volumes.reserve(snapshot.node(bind.node())));
                 return; // bound once its claims are (PreBind)
             }
             sendBinding(key, pod, bind.node(), now);
@@ -402,13 +404,16 @@ public final class Scheduler implements BatchReconciler {
     }
 
     /**
-     * Reserve and the start of PreBind for a pod whose claims wait for it: the claims' writes (selected node, volumes
-     * pre-bound) are sent and the pod, counted on its node, waits until the binder and the provisioner bound them
-     * all (a claim change brings it back to {@link #finishVolumeBinding}), or until its assumption expires.
+     * Reserve and PreBind for a pod whose claims wait for it: the claims' writes (selected node, volumes pre-bound),
+     * each on the version it was decided on, while the pod, counted on its node, waits for the binder and the
+     * provisioner (a claim change brings it back to {@link #finishVolumeBinding}). A write is sent again only on a
+     * newer version of its object: the one before was rejected (the object changed under it) or is superseded.
      */
-    private void reserveVolumes(String key, Pod pod, String node, List<SpecificRecord> writes, List<String> claims) {
-        volumeWaits.bind(key, pod.getMetadata().getUid(), node, pod.getMetadata().getNamespace(), claims);
+    private void sendVolumeWrites(String key, VolumeWaits.Binding binding, List<SpecificRecord> writes) {
         for (SpecificRecord w : writes) {
+            if (!binding.firstWriteAt(w)) {
+                continue; // on its way
+            }
             sender.send(commands.update(w)).whenComplete((md, e) -> {
                 if (e != null) {
                     LOG.warn("{}: sending a volume binding write for {} failed: {}", actor, key, e.toString());
@@ -417,12 +422,26 @@ public final class Scheduler implements BatchReconciler {
         }
     }
 
-    /** PreBind's end: the pod is bound once its claims are; a binding that cannot complete sends it back. */
-    private void finishVolumeBinding(String key, Pod pod, String node, Instant now) {
-        VolumeBinding.Check check = VolumeBinding.check(pod.getMetadata().getNamespace(),
-                io.eventplane.core.meta.PersistentVolumes.claimNames(pod.getSpec()), node, view);
+    /**
+     * PreBind's end: the pod is bound once its claims are; a write of Reserve that did not land is made again on the
+     * claim's or volume's newer version; a binding that cannot complete sends the pod back.
+     */
+    private void finishVolumeBinding(String key, Pod pod, VolumeWaits.Binding binding, ClusterSnapshot snapshot,
+                                     Instant now) {
+        String namespace = pod.getMetadata().getNamespace();
+        List<String> claims = io.eventplane.core.meta.PersistentVolumes.claimNames(pod.getSpec());
+        VolumeBinding.Check check = VolumeBinding.check(namespace, claims, binding.node(), view);
+        if (check instanceof VolumeBinding.Check.Waiting) {
+            VolumeBinding.PodVolumes volumes = VolumeBinding.preFilter(namespace, claims, view);
+            NodeState node = snapshot.node(binding.node());
+            if (volumes.rejection() != null) {
+                check = new VolumeBinding.Check.Failed(volumes.rejection());
+            } else if (node != null && !volumes.allBound()) {
+                sendVolumeWrites(key, binding, volumes.reserve(node));
+            }
+        }
         if (check instanceof VolumeBinding.Check.Bound) {
-            sendBinding(key, pod, node, now);
+            sendBinding(key, pod, binding.node(), now);
         } else if (check instanceof VolumeBinding.Check.Failed failed) {
             volumeWaits.forget(key);
             assumed.forget(key, pod.getMetadata().getUid());

@@ -2,12 +2,16 @@ package io.eventplane.scheduler;
 
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.ObjectMeta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The scheduler's bookkeeping for pods with claims: those between their node choice and their binding (kube-scheduler's
@@ -16,8 +20,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * volume or a class wakes every pod that waits. Written by the worker, read by the view's thread.
  */
 final class VolumeWaits {
-    /** A pod assumed on {@code node} whose claims are being bound. */
-    record Binding(String uid, String node) {
+    /**
+     * A pod assumed on {@code node} whose claims are being bound, with the writes sent for it: the version each object
+     * was written on, by object key.
+     */
+    record Binding(String uid, String node, Map<String, String> written) {
+        /** Records a write of {@code object} on its version; false when one was sent on that version already. */
+        boolean firstWriteAt(SpecificRecord object) {
+            ObjectMeta meta = ObjectAccess.meta(object);
+            String key = Keys.of(Kinds.of(object).kind(), meta.getNamespace(), meta.getName());
+            return !Objects.equals(written.put(key, String.valueOf(meta.getResourceVersion())),
+                    String.valueOf(meta.getResourceVersion()));
+        }
     }
 
     private final Map<String, Binding> binding = new ConcurrentHashMap<>();
@@ -36,9 +50,11 @@ final class VolumeWaits {
     }
 
     /** The pod waits for its claims on {@code node} (after Reserve). */
-    void bind(String podKey, String uid, String node, String namespace, List<String> claims) {
-        binding.put(podKey, new Binding(uid, node));
+    Binding bind(String podKey, String uid, String node, String namespace, List<String> claims) {
+        Binding b = new Binding(uid, node, new ConcurrentHashMap<>());
+        binding.put(podKey, b);
         watch(podKey, namespace, claims);
+        return b;
     }
 
     /** The pod's binding in progress, if it is this pod's (same uid). */
