@@ -446,8 +446,8 @@ public final class Scheduler implements BatchReconciler {
             volumeWaits.forget(key);
             assumed.forget(key, pod.getMetadata().getUid());
             dirtyPods.add(key);
-            SchedulingEvents.failed(pod, new Placement.Unschedulable("Unschedulable",
-                    "running PreBind plugin \"VolumeBinding\": binding volumes: " + failed.message())).ifPresent(events::record);
+            SchedulingEvents.failed(pod, new Placement.Unschedulable("Unschedulable", "running PreBind plugin "
+                    + "\"VolumeBinding\": binding volumes: " + failed.message())).ifPresent(events::record);
             queue.addRateLimited(key);
         }
     }
