@@ -61,13 +61,14 @@ class KubectlDeploymentWalkthroughTest {
     private final ControlLoop loop = new ControlLoop();
     private GatewayServer gateway;
     private Path dir;
-    private Kubectl kubectl;
+
+    record Result(int exit, String out) {
+    }
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
+        assumeTrue(kubectlPath() != null, "kubectl is not on PATH");
         dir = tmp;
-        kubectl = new Kubectl(tmp);
         loop.start(tmp.resolve("loop")).startControllers();
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
         Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
@@ -82,16 +83,22 @@ class KubectlDeploymentWalkthroughTest {
         loop.close();
     }
 
-    private Kubectl.Result kubectl(String... args) throws Exception {
-        return kubectl.run(args);
+    private static String kubectlPath() {
+        return Kubectl.path();
+    }
+
+    private Result kubectl(String... args) throws Exception {
+        Kubectl.Result r = new Kubectl(dir).run(args);
+        return new Result(r.exit(), r.out());
     }
 
     private String ok(String... args) throws Exception {
-        return kubectl.ok(args);
+        return new Kubectl(dir).ok(args);
     }
 
+    /** Runs the command until its output satisfies the condition (the cluster converges asynchronously). */
     private String until(Predicate<String> condition, String... args) throws Exception {
-        return kubectl.until(condition, args);
+        return new Kubectl(dir).until(condition, args);
     }
 
     /** The rows of `kubectl get rs` as "name desired current ready". */
@@ -162,7 +169,7 @@ class KubectlDeploymentWalkthroughTest {
         ok("patch", "deployment.v1.apps/nginx-deployment", "-p", "{\"spec\":{\"progressDeadlineSeconds\":5}}");
         updated = ok("set", "image", "deployment.v1.apps/nginx-deployment", "nginx=nginx:1.161", "--record");
         assertTrue(updated.contains("deployment.apps/nginx-deployment image updated"), updated);
-        Kubectl.Result stalled = kubectl("rollout", "status", "deployment/nginx-deployment");
+        Result stalled = kubectl("rollout", "status", "deployment/nginx-deployment");
         assertEquals(1, stalled.exit(), stalled.out());
         assertTrue(stalled.out().contains("Waiting for deployment \"nginx-deployment\" rollout to finish: 1 out of 3 new replicas have been updated..."), stalled.out());
         assertTrue(stalled.out().contains("error: deployment \"nginx-deployment\" exceeded its progress deadline"), stalled.out());
@@ -209,7 +216,7 @@ class KubectlDeploymentWalkthroughTest {
         assertTrue(ok("set", "image", "deployment.v1.apps/nginx-deployment", "nginx=nginx:1.17.0").contains("image updated"));
         assertTrue(ok("set", "resources", "deployment.v1.apps/nginx-deployment", "-c=nginx", "--limits=cpu=200m,memory=512Mi")
                 .contains("resource requirements updated"));
-        Kubectl.Result undoPaused = kubectl("rollout", "undo", "deployment.v1.apps/nginx-deployment");
+        Result undoPaused = kubectl("rollout", "undo", "deployment.v1.apps/nginx-deployment");
         assertEquals(1, undoPaused.exit(), undoPaused.out());
         assertTrue(undoPaused.out().contains("you cannot rollback a paused deployment; resume it first"), undoPaused.out());
         // The controller has decided on the paused template once its status observed the latest generation. A new

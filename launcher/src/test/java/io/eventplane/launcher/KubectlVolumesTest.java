@@ -67,10 +67,9 @@ class KubectlVolumesTest {
         loop.start(tmp.resolve("loop")).startControllers("persistentvolume-binder,pvc-protection,pv-protection,"
                 + "sim-provisioner");
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
+        kubectl = Kubectl.against(dir, gateway.url());
         Files.writeString(dir.resolve("claim.yaml"), CLAIM);
         Files.writeString(dir.resolve("pod.yaml"), POD);
-        kubectl = new Kubectl(dir);
     }
 
     @AfterAll

@@ -36,15 +36,19 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
 
 /**
  * The pod work of the simulated kubelets, as a kubelet's pod sync loop does it: for each pod bound to a node this
- * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}) and the sandbox ({@link PodLifecycle}),
- * then the pod's {@link PodRun} advanced to now, whose status is sent as UPDATE_STATUS when it differs from the stored
- * one, whose Events are recorded, and whose end is followed by a DELETE (grace 0) once a deleted pod has stopped. Also
- * the eviction manager ({@link PressureEviction}) on nodes under memory pressure.
+ * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}), its volumes ({@link VolumeMounts}, {@link ClaimMounts}) and
+ * the sandbox ({@link PodLifecycle}), then the pod's {@link PodRun} advanced to now, whose status is sent as
+ * UPDATE_STATUS when it differs from the stored one, whose Events are recorded, and whose end is followed by a DELETE
+ * (grace 0) once a deleted pod has stopped. Also the eviction manager ({@link PressureEviction}) on nodes under memory
+ * pressure.
  *
  * <p>Level-triggered: a change only names a pod ({@link #evaluate}); the loop re-reads it, advances its run and plans
  * the next evaluation for the run's next change. Every command carries the resourceVersion it was decided on; a
  * conflict is followed by the next change, and a command that shows no effect is retried after
- * {@link NodeSimSettings#retryAfter()}, at most 5 times. All on the simulator's one thread: no locks.
+ * {@link NodeSimSettings#retryAfter()}, at most 5 times. A pod kept waiting by a missing ConfigMap, Secret or key
+ * ({@link ConfigReferences}) is looked at again when one it refers to appears or changes ({@link #referenceChanged}),
+ * one waiting for its claims' volumes on any claim or volume change ({@link #volumesChanged}).
+ * All on the simulator's one thread: no locks.
  */
 final class KubeletLoop {
     private static final Logger LOG = LoggerFactory.getLogger(KubeletLoop.class);
@@ -76,10 +80,14 @@ final class KubeletLoop {
     private final Map<String, Sent> sent = new HashMap<>();
     /** Normalized images on each node. */
     private final Map<String, Set<String>> images = new HashMap<>();
-    /** Pods waiting for their volumes before their sandbox, by key: a claim or volume change looks at them again. */
+    /** Pods waiting for their claims' volumes before their sandbox, by key: a claim or volume change looks at them. */
     private final Set<String> mounting = new HashSet<>();
-    /** FailedMount reports made for a waiting pod, by uid. */
+    /** FailedMount reports made for a pod waiting for its claims, by uid. */
     private final Map<String, Long> mountReports = new HashMap<>();
+    /** The ConfigMaps and Secrets pods refer to, as the view shows them. */
+    private final ConfigReferences.Objects objects;
+    private final ReferenceWaits waits = new ReferenceWaits();
+    private final VolumeMounts mounts = new VolumeMounts();
 
     /**
      * @param send     sends a command (a failure is logged)
@@ -98,9 +106,7 @@ final class KubeletLoop {
         this.shape = shape;
         this.clock = clock;
         this.settings = settings;
-        for (SimNode n : nodes.all()) {
-            images.put(n.name(), new HashSet<>());
-        }
+        this.objects = ConfigReferences.Objects.byKey(key -> view.get(key).map(ObjectChanged::getObject));
     }
 
     /** Pod status updates sent so far (each one a transition the kubelet reported). */
@@ -140,6 +146,8 @@ final class KubeletLoop {
             addresses.release(c.getUid());
             mounting.remove(key);
             mountReports.remove(c.getUid());
+            waits.stop(key);
+            mounts.forget(c.getUid());
         }
     }
 
@@ -152,13 +160,27 @@ final class KubeletLoop {
         started.remove(uid);
         mounting.remove(key);
         mountReports.remove(uid);
+        waits.stop(key);
+        mounts.forget(uid);
         LOG.debug("node-sim: {} gone", key);
     }
 
-    /** A claim or volume changed: the pods waiting for their volumes are looked at again. */
+    /** A claim or volume changed: the pods waiting for their claims' volumes are looked at again. */
     void volumesChanged() {
         for (String key : List.copyOf(mounting)) {
             evaluate(key);
+        }
+    }
+
+    /**
+     * A ConfigMap or Secret (by view key) appeared or changed: the pods waiting while they refer to it try again now,
+     * their volumes or their containers' environment.
+     */
+    void referenceChanged(String objectKey) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        for (String podKey : waits.waitingOn(objectKey)) {
+            view.get(podKey).map(c -> runs.get(c.getUid())).ifPresent(run -> run.recheckReferences(now));
+            evaluate(podKey);
         }
     }
 
@@ -200,22 +222,17 @@ final class KubeletLoop {
             if (deleting) {
                 removeIfAllowed(key, pod, node);
             } else if (!terminal) {
-                // A pod waiting for its volumes was admitted already.
-                Optional<Pod> rejected = PodLifecycle.isMounting(pod) ? Optional.empty()
+                Optional<Pod> rejected = PodLifecycle.admitted(pod) ? Optional.empty() // admitted once, as a kubelet
                         : view.get(nodeKey(node)).map(c -> nodes.pressures((Node) c.getObject()))
                         .flatMap(p -> NodePressure.reject(pod, p, now))
                         .or(() -> NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now));
-                Optional<VolumeMounts.Unready> unready = rejected.isPresent() ? Optional.empty()
-                        : VolumeMounts.unready(pod, view);
                 if (rejected.isPresent()) {
                     kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod),
                             rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
                     act(key, pod, node, cmdFor(node).updateStatus(rejected.get()));
-                } else if (unready.isPresent()) {
-                    waitForVolumes(key, pod, node, unready.get(), now);
+                } else if (!volumesReady(key, pod, node, now)) {
+                    return;
                 } else {
-                    mounting.remove(key);
-                    mountReports.remove(uid);
                     PodLifecycle.PodHost host = host(pod, node);
                     if (host.podIP() != null) { // no address left on the node: stays Pending, as with a failing CNI
                         started.add(uid);
@@ -234,8 +251,8 @@ final class KubeletLoop {
                 removeIfAllowed(key, pod, node); // its containers were killed when it was evicted
                 return;
             }
-            Instant since = PodLifecycle.sandboxReadyAt(pod).orElse(now);
-            run = PodRun.start(pod, kubelet, images.get(node.name()), since);
+            Instant since = PodLifecycle.sandboxReadyAt(pod) == null ? now : PodLifecycle.sandboxReadyAt(pod);
+            run = PodRun.start(pod, kubelet, images.computeIfAbsent(node.name(), k -> new HashSet<>()), objects, since);
             runs.put(uid, run);
             if (!started.remove(uid)) {
                 run.resume(pod, now); // POD-12.12: a termination in progress starts over with its full grace period
@@ -245,6 +262,11 @@ final class KubeletLoop {
         run.advanceTo(pod, now);
         EventRecorder recorder = kubelets.get(node.name());
         run.takeEvents().forEach(recorder::record);
+        if (run.waitingOnReferences()) {
+            waits.waiting(key, ConfigReferences.referencedKeys(pod));
+        } else {
+            waits.stop(key);
+        }
         PodStatus next = run.status(pod);
         if (!next.equals(pod.getStatus())) {
             act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
@@ -256,27 +278,47 @@ final class KubeletLoop {
     }
 
     /**
-     * POD-6.11: the pod stays in ContainerCreating, without sandbox, while a volume cannot be mounted; a claim change
-     * brings it back, and each podAttachAndMountTimeout of waiting is reported with a FailedMount Warning.
+     * Whether the admitted pod's volumes are set up, so its sandbox can be created. If not, the pod is reported
+     * ContainerCreating without an address and the next look planned: a failing ConfigMap, Secret or projected volume
+     * records FailedMount per attempt ({@link VolumeMounts}); a claim not ready yet, once per podAttachAndMountTimeout
+     * of waiting ({@link ClaimMounts}).
      */
-    private void waitForVolumes(String key, Pod pod, SimNode node, VolumeMounts.Unready unready, Instant now) {
-        mounting.add(key);
-        if (!PodLifecycle.isMounting(pod)) {
-            act(key, pod, node, cmdFor(node).updateStatus(PodLifecycle.mounting(pod, node.internalIP(), now)));
-            transitions.incrementAndGet();
-            return; // its change brings it back here, to plan the report
-        }
+    private boolean volumesReady(String key, Pod pod, SimNode node, Instant now) {
         String uid = pod.getMetadata().getUid();
-        Instant since = pod.getStatus().getStartTime();
-        long reported = mountReports.getOrDefault(uid, 0L);
-        long due = VolumeMounts.reportsDue(since, now);
-        if (due > reported) {
-            kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod), "FailedMount",
-                    unready.message()));
-            mountReports.put(uid, due);
-            reported = due;
+        Optional<ClaimMounts.Unready> claims = ClaimMounts.unready(pod, view);
+        Optional<Instant> retry = mounts.setUp(pod, objects, now, kubelets.get(node.name())::record);
+        if (claims.isEmpty() && retry.isEmpty()) {
+            waits.stop(key);
+            mounting.remove(key);
+            mountReports.remove(uid);
+            return true;
         }
-        plan(key, VolumeMounts.nextReportAt(since, reported), now);
+        waits.waiting(key, ConfigReferences.referencedKeys(pod));
+        Pod waiting = PodLifecycle.waitingForVolumes(pod, node.internalIP(), now);
+        if (!waiting.getStatus().equals(pod.getStatus())) {
+            act(key, pod, node, cmdFor(node).updateStatus(waiting));
+            transitions.incrementAndGet();
+        }
+        Instant next = retry.orElse(null);
+        if (claims.isPresent()) {
+            mounting.add(key);
+            Instant since = waiting.getStatus().getStartTime();
+            long reported = mountReports.getOrDefault(uid, 0L);
+            long due = ClaimMounts.reportsDue(since, now);
+            if (due > reported) {
+                kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod), "FailedMount",
+                        claims.get().message()));
+                mountReports.put(uid, due);
+                reported = due;
+            }
+            Instant report = ClaimMounts.nextReportAt(since, reported);
+            next = next == null || report.isBefore(next) ? report : next;
+        } else {
+            mounting.remove(key);
+            mountReports.remove(uid);
+        }
+        plan(key, next, now);
+        return false;
     }
 
     /** The kubelet's DELETE with grace 0 once it has stopped the pod; nothing while finalizers hold a force-deleted pod. */
@@ -400,7 +442,7 @@ final class KubeletLoop {
         for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
             Pod p = (Pod) c.getObject();
             if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()) && !uid.equals(c.getUid())
-                    && PodLifecycle.hasSandbox(p)) {
+                    && (PodLifecycle.hasSandbox(p) || PodLifecycle.admitted(p))) {
                 String ph = p.getStatus().getPhase();
                 if (!"Succeeded".equals(ph) && !"Failed".equals(ph)) {
                     out.add(p);

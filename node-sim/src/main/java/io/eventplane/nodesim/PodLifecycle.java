@@ -22,9 +22,9 @@ import java.util.List;
 /**
  * The kubelet's first step for a pod bound to its node: the sandbox. Addresses, startTime, containers Waiting
  * (ContainerCreating, or PodInitializing behind init containers), PodReadyToStartContainers True, Initialized True
- * without init containers (POD-6.10), ContainersReady and Ready False; before it, while volumes cannot be mounted, the
- * same without sandbox ({@link #mounting}). Everything after it is {@link PodRun}. Also how containerd names images
- * and ids. Pure.
+ * without init containers (POD-6.10), ContainersReady and Ready False. Before it, while the pod's volumes cannot be set
+ * up ({@link VolumeMounts}), the same status without the pod's address and with PodReadyToStartContainers False.
+ * Everything after it is {@link PodRun}. Also how containerd names images and ids. Pure.
  */
 public final class PodLifecycle {
     private PodLifecycle() {
@@ -34,51 +34,48 @@ public final class PodLifecycle {
     public record PodHost(String nodeName, String hostIP, String podIP) {
     }
 
+    /** The sandbox was created: the pod has its address and container statuses, and is ready to start containers. */
     public static boolean hasSandbox(Pod pod) {
         PodStatus s = pod.getStatus();
-        return s != null && s.getPodIP() != null && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty();
+        return s != null && s.getPodIP() != null && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty()
+                && !"False".equals(condition(s, "PodReadyToStartContainers")); // a hostNetwork pod has its IP before
+    }
+
+    /** The kubelet admitted the pod and wrote its first status (startTime, hostIP), with or without a sandbox yet. */
+    public static boolean admitted(Pod pod) {
+        PodStatus s = pod.getStatus();
+        return s != null && s.getStartTime() != null && s.getHostIP() != null;
+    }
+
+    /** When the pod's sandbox became ready: its containers' history starts there (startTime for older statuses). */
+    public static Instant sandboxReadyAt(Pod pod) {
+        PodStatus s = pod.getStatus();
+        if (s == null) {
+            return null;
+        }
+        for (PodCondition c : list(s.getConditions())) {
+            if ("PodReadyToStartContainers".equals(c.getType()) && "True".equals(c.getStatus())
+                    && c.getLastTransitionTime() != null) {
+                return c.getLastTransitionTime();
+            }
+        }
+        return s.getStartTime();
     }
 
     public static Pod creating(Pod pod, PodHost host, Instant now) {
-        return pending(pod, host, true, now);
+        String podIP = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? host.hostIP() : host.podIP();
+        return pending(pod, host.hostIP(), podIP, true, now);
     }
 
     /**
-     * Before the sandbox, while the pod's volumes cannot be mounted yet (POD-6.11): admitted to the node (hostIP,
-     * startTime), containers Waiting as for {@link #creating}, but PodReadyToStartContainers False and no pod IP.
+     * Admitted, but a volume cannot be set up yet: no sandbox, so no pod address (a hostNetwork pod has the node's, as
+     * the kubelet reports it) and PodReadyToStartContainers False; the containers wait in ContainerCreating.
      */
-    public static Pod mounting(Pod pod, String hostIP, Instant now) {
-        return pending(pod, new PodHost(pod.getSpec().getNodeName(), hostIP, null), false, now);
+    public static Pod waitingForVolumes(Pod pod, String hostIP, Instant now) {
+        return pending(pod, hostIP, Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? hostIP : null, false, now);
     }
 
-    /** Waiting for its volumes: admitted, no sandbox yet (see {@link #mounting}). */
-    public static boolean isMounting(Pod pod) {
-        PodStatus s = pod.getStatus();
-        return s != null && s.getHostIP() != null && s.getPodIP() == null && s.getStartTime() != null
-                && "Pending".equals(s.getPhase()) && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty();
-    }
-
-    /**
-     * When the sandbox was ready: PodReadyToStartContainers turning True (after a wait for volumes, later than
-     * startTime), else startTime.
-     */
-    public static java.util.Optional<Instant> sandboxReadyAt(Pod pod) {
-        PodStatus s = pod.getStatus();
-        if (s == null) {
-            return java.util.Optional.empty();
-        }
-        if (s.getConditions() != null) {
-            for (PodCondition c : s.getConditions()) {
-                if ("PodReadyToStartContainers".equals(c.getType()) && "True".equals(c.getStatus())
-                        && c.getLastTransitionTime() != null) {
-                    return java.util.Optional.of(c.getLastTransitionTime());
-                }
-            }
-        }
-        return java.util.Optional.ofNullable(s.getStartTime());
-    }
-
-    private static Pod pending(Pod pod, PodHost host, boolean sandbox, Instant now) {
+    private static Pod pending(Pod pod, String hostIP, String podIP, boolean sandbox, Instant now) {
         PodSpec spec = pod.getSpec();
         PodStatus status = status(pod);
         List<Container> init = list(spec.getInitContainers());
@@ -94,19 +91,18 @@ public final class PodLifecycle {
         init.forEach(k -> initStatuses.add(waiting(k, "PodInitializing")));
         List<ContainerStatus> appStatuses = new ArrayList<>();
         app.forEach(k -> appStatuses.add(waiting(k, init.isEmpty() ? "ContainerCreating" : "PodInitializing")));
-        PodStatus.Builder next = PodStatus.newBuilder(status)
+        PodStatus next = PodStatus.newBuilder(status)
                 .setPhase("Pending")
                 .setConditions(c)
-                .setHostIP(host.hostIP())
-                .setHostIPs(List.of(HostIP.newBuilder().setIp(host.hostIP()).build()))
+                .setHostIP(hostIP)
+                .setHostIPs(List.of(HostIP.newBuilder().setIp(hostIP).build()))
+                .setPodIP(podIP)
+                .setPodIPs(podIP == null ? null : List.of(PodIP.newBuilder().setIp(podIP).build()))
                 .setStartTime(status.getStartTime() == null ? now : status.getStartTime())
                 .setInitContainerStatuses(init.isEmpty() ? null : initStatuses)
-                .setContainerStatuses(appStatuses);
-        if (sandbox) {
-            String podIP = Boolean.TRUE.equals(spec.getHostNetwork()) ? host.hostIP() : host.podIP();
-            next.setPodIP(podIP).setPodIPs(List.of(PodIP.newBuilder().setIp(podIP).build()));
-        }
-        return Pod.newBuilder(pod).setStatus(next.build()).build();
+                .setContainerStatuses(appStatuses)
+                .build();
+        return Pod.newBuilder(pod).setStatus(next).build();
     }
 
     private static ContainerStatus waiting(Container k, String reason) {
@@ -163,6 +159,15 @@ public final class PodLifecycle {
                                           String message, Instant now) {
         return Conditions.set(conditions, PodCondition.newBuilder().setType(type).setStatus(status)
                 .setReason(reason).setMessage(message).setLastTransitionTime(now).build());
+    }
+
+    private static String condition(PodStatus status, String type) {
+        for (PodCondition c : list(status.getConditions())) {
+            if (type.equals(c.getType())) {
+                return c.getStatus();
+            }
+        }
+        return null;
     }
 
     private static PodStatus status(Pod pod) {

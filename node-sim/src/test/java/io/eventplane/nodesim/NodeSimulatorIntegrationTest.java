@@ -205,7 +205,7 @@ class NodeSimulatorIntegrationTest {
         Pod created = waiter.await(DEADLINE, () -> pod("mounter"), () -> "mounter was not created");
         sender.send(user.bind("default", "mounter", created.getMetadata().getUid(), "node-1"));
         sender.flush();
-        Pod mounting = waiter.await(DEADLINE, () -> pod("mounter").filter(PodLifecycle::isMounting),
+        Pod mounting = waiter.await(DEADLINE, () -> pod("mounter").filter(p -> PodLifecycle.admitted(p) && !PodLifecycle.hasSandbox(p)),
                 () -> "mounter does not wait for its volume: " + pod("mounter").map(Pod::getStatus));
         assertNull(mounting.getStatus().getPodIP());
         assertEquals("ContainerCreating", mounting.getStatus().getContainerStatuses().get(0).getState().getWaiting()

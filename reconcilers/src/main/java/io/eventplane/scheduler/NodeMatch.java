@@ -7,11 +7,10 @@ import io.eventplane.model.NodeSelectorTerm;
 import io.eventplane.model.Taint;
 import io.eventplane.model.Toleration;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Node selection rules on a node's offer: nodeSelector, node affinity terms (all operators, matchFields, through
- * {@link NodeSelectors}) and tolerations. Pure.
+ * Node selection rules over the scheduler's parsed pods and nodes: nodeSelector, node affinity terms and tolerations,
+ * matched by the shared {@link NodeSelectors} and {@link Taints} (the DaemonSet controller uses the same). Pure.
  */
 final class NodeMatch {
     private NodeMatch() {
@@ -19,15 +18,7 @@ final class NodeMatch {
 
     /** spec.nodeSelector AND required node affinity (its terms ORed). */
     static boolean requiredNodeAffinity(PodInfo pod, NodeState.Offer node) {
-        if (pod.nodeSelector != null) {
-            Map<String, String> labels = node.labels();
-            for (Map.Entry<String, String> e : pod.nodeSelector.entrySet()) {
-                if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return false;
-                }
-            }
-        }
-        return pod.requiredNodeAffinity == null || matches(pod.requiredNodeAffinity, node);
+        return NodeSelectors.admits(pod.nodeSelector, pod.requiredNodeAffinity, node.labels(), node.name());
     }
 
     /** A NodeSelector: any term matches. No terms matches no node. */
@@ -42,12 +33,7 @@ final class NodeMatch {
 
     /** The first NoSchedule or NoExecute taint the pod does not tolerate, or null. */
     static Taint untoleratedHardTaint(List<Toleration> tolerations, List<Taint> taints) {
-        for (Taint t : taints) {
-            if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !Taints.tolerates(tolerations, t)) {
-                return t;
-            }
-        }
-        return null;
+        return Taints.firstUntolerated(tolerations, taints, false);
     }
 
     static String nz(String s) {

@@ -1,23 +1,53 @@
 package io.eventplane.core.meta;
 
+import io.eventplane.model.Affinity;
 import io.eventplane.model.NodeSelector;
 import io.eventplane.model.NodeSelectorRequirement;
 import io.eventplane.model.NodeSelectorTerm;
+import io.eventplane.model.PodSpec;
 import java.util.List;
 import java.util.Map;
 
 /**
- * core/v1 NodeSelector semantics (component-helpers' MatchNodeSelectorTerms): terms ORed, a term's expressions and
- * fields ANDed, every operator; the only field is {@code metadata.name}. Used by the scheduler (node affinity) and
- * for a PersistentVolume's node affinity. Pure.
+ * Whether a pod's node selection admits a node, ignoring resources (Kubernetes' nodeaffinity.GetRequiredNodeAffinity
+ * and its Match): {@code spec.nodeSelector} AND the required node affinity, whose terms are ORed; every operator, and
+ * {@code matchFields} on {@code metadata.name}. The scheduler filters with it, the DaemonSet controller decides with
+ * it which nodes are eligible. Pure.
  */
 public final class NodeSelectors {
+    /** The only field a {@code matchFields} requirement may name. */
+    public static final String NODE_NAME_FIELD = "metadata.name";
+
     private NodeSelectors() {
     }
 
-    /** Any term matches the node. No terms match no node. */
+    /** The pod's required node affinity, or null when it has none. */
+    public static NodeSelector requiredOf(PodSpec spec) {
+        Affinity a = spec == null ? null : spec.getAffinity();
+        return a == null || a.getNodeAffinity() == null ? null
+                : a.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    }
+
+    /**
+     * {@code nodeSelector} (null or empty: any node) AND {@code required} (null: any node).
+     *
+     * @param labels the node's labels (never null)
+     */
+    public static boolean admits(Map<String, String> nodeSelector, NodeSelector required, Map<String, String> labels,
+                                 String nodeName) {
+        if (nodeSelector != null) {
+            for (Map.Entry<String, String> e : nodeSelector.entrySet()) {
+                if (!e.getValue().equals(labels.get(e.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        return required == null || matches(required, labels, nodeName);
+    }
+
+    /** A NodeSelector: any term matches. No terms matches no node. */
     public static boolean matches(NodeSelector selector, Map<String, String> labels, String nodeName) {
-        if (selector == null || selector.getNodeSelectorTerms() == null) {
+        if (selector.getNodeSelectorTerms() == null) {
             return false;
         }
         for (NodeSelectorTerm term : selector.getNodeSelectorTerms()) {
@@ -28,7 +58,7 @@ public final class NodeSelectors {
         return false;
     }
 
-    /** Every expression and field requirement holds. An empty term matches nothing. */
+    /** A term: every expression and field requirement holds. An empty term matches nothing. */
     public static boolean matches(NodeSelectorTerm term, Map<String, String> labels, String nodeName) {
         List<NodeSelectorRequirement> exprs = term.getMatchExpressions() == null ? List.of() : term.getMatchExpressions();
         List<NodeSelectorRequirement> fields = term.getMatchFields() == null ? List.of() : term.getMatchFields();
@@ -42,7 +72,10 @@ public final class NodeSelectors {
         }
         for (NodeSelectorRequirement r : fields) {
             // The only supported field is metadata.name, with In or NotIn.
-            if (!"metadata.name".equals(r.getKey()) || !matches(r, nodeName == null ? Map.of() : Map.of("metadata.name", nodeName))) {
+            if (!NODE_NAME_FIELD.equals(r.getKey())) {
+                return false;
+            }
+            if (!matches(r, Map.of(NODE_NAME_FIELD, nodeName))) {
                 return false;
             }
         }
