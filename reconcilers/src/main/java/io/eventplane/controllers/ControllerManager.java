@@ -10,6 +10,10 @@ import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
+import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
+import io.eventplane.controllers.volume.protection.ClaimProtection;
+import io.eventplane.controllers.volume.protection.VolumeProtection;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
 import io.eventplane.podgc.PodGcController;
@@ -89,7 +93,14 @@ public final class ControllerManager {
                     periodic(NodeLifecycleController::new)),
             new Definition("podgc", "pod-garbage-collector", "pod-garbage-collector",
                     periodic(() -> new PodGcController(
-                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))));
+                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))),
+            new Definition("persistentvolume-binder", "persistentvolume-binder", "persistentvolume-controller",
+                    keyed(PersistentVolumeBinder::new)),
+            new Definition("pvc-protection", "pvc-protection-controller", "pvc-protection-controller",
+                    keyed(ClaimProtection::new)),
+            new Definition("pv-protection", "pv-protection-controller", "pv-protection-controller",
+                    keyed(VolumeProtection::new)),
+            new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)));
 
     private ControllerManager() {
     }
