@@ -60,6 +60,8 @@ public final class PodInfo {
     final String priorityClassName;
     /** spec.preemptionPolicy is Never: the pod waits instead of preempting. */
     final boolean preemptNever;
+    /** The PersistentVolumeClaims its volumes name: empty for most pods, which then skip volume binding. */
+    final List<String> claims;
     /** The spec this was computed from: a pod whose counted spec fields, labels and state are unchanged counts the same. */
     final PodSpec spec;
 
@@ -72,6 +74,7 @@ public final class PodInfo {
         terminating = pod.getMetadata().getDeletionTimestamp() != null;
         PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
         gated = spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty();
+        claims = io.eventplane.core.meta.PersistentVolumes.claimNames(spec);
         this.spec = spec;
         priority = spec.getPriority() == null ? 0 : spec.getPriority();
         priorityClassName = spec.getPriorityClassName() == null || spec.getPriorityClassName().isEmpty() ? null
@@ -179,6 +182,10 @@ public final class PodInfo {
 
     public String name() {
         return name;
+    }
+
+    public List<String> claims() {
+        return claims;
     }
 
     boolean hasAffinityTerms() {

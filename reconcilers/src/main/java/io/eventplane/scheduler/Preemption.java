@@ -80,14 +80,14 @@ public final class Preemption {
     }
 
     /** Decides preemption for {@code pod}, which fits no node of {@code snapshot}; leaves the snapshot as it was. */
-    public Outcome preempt(Pod pod, PodInfo info, ClusterSnapshot snapshot, Inputs in) {
+    public Outcome preempt(Pod pod, PodInfo info, ClusterSnapshot snapshot, VolumeBinding.PodVolumes volumes, Inputs in) {
         int priority = in.priorities().priority(info);
         if (in.priorities().neverPreempts(info)) {
             return new NotEligible(NEVER);
         }
         String nominatedNode = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
         NodeState nominated = nominatedNode == null ? null : snapshot.node(nominatedNode);
-        if (nominated != null && !unresolvable(info, snapshot, nominated)) {
+        if (nominated != null && !unresolvable(info, snapshot, volumes, nominated)) {
             for (PodInfo p : nominated.pods) {
                 // A pod already gone from the view but still counted in the snapshot is on its way out too.
                 if (in.priorities().priority(p) < priority
@@ -100,7 +100,7 @@ public final class Preemption {
         Map<String, Integer> reasons = new HashMap<>();
         List<NodeState> potential = new ArrayList<>();
         for (NodeState node : nodes) {
-            if (unresolvable(info, snapshot, node)) {
+            if (unresolvable(info, snapshot, volumes, node)) {
                 reasons.merge(NOT_HELPFUL, 1, Integer::sum);
             } else {
                 potential.add(node);
@@ -122,7 +122,7 @@ public final class Preemption {
                     in.pods().apply(p).ifPresent(obj -> lower.add(new VictimSelection.Victim(p, obj, pp, startTime(obj, in.now()))));
                 }
             }
-            VictimSelection.Result r = VictimSelection.onNode(decider, info, snapshot, node, lower, in.pdbs());
+            VictimSelection.Result r = VictimSelection.onNode(decider, info, snapshot, volumes, node, lower, in.pdbs());
             if (r.candidate() == null) {
                 for (String reason : r.reasons()) {
                     reasons.merge(reason, 1, Integer::sum);
@@ -148,9 +148,10 @@ public final class Preemption {
     }
 
     /** Whether no eviction on {@code node} can make the pod fit: it fails a filter about the node or the pod itself. */
-    private boolean unresolvable(PodInfo info, ClusterSnapshot snapshot, NodeState node) {
+    private boolean unresolvable(PodInfo info, ClusterSnapshot snapshot, VolumeBinding.PodVolumes volumes,
+                                 NodeState node) {
         List<String> reasons = new ArrayList<>();
-        if (decider.fits(info, snapshot, node, reasons)) {
+        if (decider.fits(info, snapshot, node, volumes, reasons)) {
             return false;
         }
         for (String r : reasons) {

@@ -19,11 +19,12 @@ import java.util.function.Function;
 public record SchedulingAttempt(Placement placement, String nominatedNodeName, Preemption.Outcome preemption) {
 
     /**
+     * @param volumes VolumeBinding's PreFilter for a pod with claims, null for one without
      * @param in     priorities, budgets, pod lookup, the pods nominated to nodes ({@code in.nominated()}), the time
      * @param infoOf a pod's scheduling info (cached by the caller)
      */
     public static SchedulingAttempt of(SchedulerDecider decider, Pod pod, PodInfo info, ClusterSnapshot snapshot,
-                                       Preemption.Inputs in, Function<Pod, PodInfo> infoOf) {
+                                       VolumeBinding.PodVolumes volumes, Preemption.Inputs in, Function<Pod, PodInfo> infoOf) {
         String nominated = pod.getStatus() == null || pod.getStatus().getNominatedNodeName() == null
                 || pod.getStatus().getNominatedNodeName().isEmpty() ? null : pod.getStatus().getNominatedNodeName();
         List<PodInfo> held = new ArrayList<>();
@@ -42,15 +43,16 @@ public record SchedulingAttempt(Placement placement, String nominatedNodeName, P
             }
         }
         try {
-            if (nominated != null && snapshot.hasNode(nominated)
-                    && decider.fits(info, snapshot, snapshot.node(nominated), new ArrayList<>())) {
+            if (nominated != null && snapshot.hasNode(nominated) && (volumes == null || volumes.rejection() == null)
+                    && decider.fits(info, snapshot, snapshot.node(nominated), volumes, new ArrayList<>())) {
                 return new SchedulingAttempt(new Placement.Bind(nominated, 0, 1), nominated, null);
             }
-            Placement placement = decider.decide(info, snapshot);
-            if (!(placement instanceof Placement.Unschedulable why) || !"Unschedulable".equals(why.reason())) {
+            Placement placement = decider.decide(info, snapshot, volumes);
+            if (!(placement instanceof Placement.Unschedulable why) || !"Unschedulable".equals(why.reason())
+                    || (volumes != null && volumes.rejection() != null)) {
                 return new SchedulingAttempt(placement, nominated, null);
             }
-            Preemption.Outcome outcome = new Preemption(decider).preempt(pod, info, snapshot, in);
+            Preemption.Outcome outcome = new Preemption(decider).preempt(pod, info, snapshot, volumes, in);
             String message = outcome.message().isEmpty() ? why.message()
                     : why.message() + " preemption: " + outcome.message();
             String next = outcome instanceof Preemption.Nominated n ? n.node()

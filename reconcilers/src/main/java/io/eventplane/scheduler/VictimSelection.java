@@ -42,8 +42,9 @@ final class VictimSelection {
     /**
      * @param lower the node's pods of lower priority than the preemptor
      */
-    static Result onNode(SchedulerDecider decider, PodInfo preemptor, ClusterSnapshot snapshot, NodeState node,
-                         List<Victim> lower, List<PodDisruptionBudget> pdbs) {
+    static Result onNode(SchedulerDecider decider, PodInfo preemptor, ClusterSnapshot snapshot,
+                         VolumeBinding.PodVolumes volumes, NodeState node, List<Victim> lower,
+                         List<PodDisruptionBudget> pdbs) {
         if (lower.isEmpty()) {
             return new Result(null, List.of(NO_VICTIMS));
         }
@@ -54,7 +55,7 @@ final class VictimSelection {
                 off.add(v);
             }
             List<String> reasons = new ArrayList<>();
-            if (!decider.fits(preemptor, snapshot, node, reasons)) {
+            if (!decider.fits(preemptor, snapshot, node, volumes, reasons)) {
                 return new Result(null, reasons);
             }
             List<Victim> ordered = new ArrayList<>(lower);
@@ -70,7 +71,7 @@ final class VictimSelection {
                     Victim v = ordered.get(i);
                     snapshot.add(node.name(), v.info());
                     off.remove(v);
-                    if (!decider.fits(preemptor, snapshot, node, new ArrayList<>())) {
+                    if (!decider.fits(preemptor, snapshot, node, volumes, new ArrayList<>())) {
                         snapshot.remove(node.name(), v.info());
                         off.add(v);
                         victims.add(v);

@@ -69,7 +69,7 @@ class PreemptionTest {
     }
 
     private Preemption.Outcome preempt(Pod p, ClusterSnapshot c) {
-        return new Preemption(decider).preempt(p, PodInfo.of(p), c, inputs());
+        return new Preemption(decider).preempt(p, PodInfo.of(p), c, null, inputs());
     }
 
     private static List<String> names(List<Pod> victims) {
@@ -242,7 +242,7 @@ class PreemptionTest {
         Pod never = pod("never", 1000, "1");
         never = TestObjects.withSpec(never, PodSpec.newBuilder(never.getSpec()).setPreemptionPolicy("Never").build());
         PodInfo low = place(c, "node-1", pod("low", 0, "1"), T0);
-        SchedulingAttempt a = SchedulingAttempt.of(decider, never, PodInfo.of(never), c, inputs(), PodInfo::of);
+        SchedulingAttempt a = SchedulingAttempt.of(decider, never, PodInfo.of(never), c, null, inputs(), PodInfo::of);
         assertEquals("0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.",
                 assertInstanceOf(Placement.Unschedulable.class, a.placement()).message());
         assertNull(a.nominatedNodeName());
@@ -254,8 +254,8 @@ class PreemptionTest {
         nominated.add(high);
         Pod other = pod("other", 10, "1");
         assertInstanceOf(Placement.Unschedulable.class,
-                SchedulingAttempt.of(decider, other, PodInfo.of(other), c, inputs(), PodInfo::of).placement());
-        SchedulingAttempt mine = SchedulingAttempt.of(decider, high, PodInfo.of(high), c, inputs(), PodInfo::of);
+                SchedulingAttempt.of(decider, other, PodInfo.of(other), c, null, inputs(), PodInfo::of).placement());
+        SchedulingAttempt mine = SchedulingAttempt.of(decider, high, PodInfo.of(high), c, null, inputs(), PodInfo::of);
         assertEquals("node-1", assertInstanceOf(Placement.Bind.class, mine.placement()).node());
         assertEquals(0, c.node("node-1").podCount, "held pods are taken off again");
     }
