@@ -1,9 +1,9 @@
 package io.eventplane.core.decide;
 
+import io.eventplane.core.meta.IpAddresses;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.networking.IPAddress;
 import io.eventplane.model.networking.ParentReference;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,49 +23,11 @@ final class IPAddressRules implements KindRules<IPAddress> {
         if (ip.isEmpty()) {
             return Optional.of(Causes.invalid("metadata.name", name == null ? "" : name, Formats.IP_MESSAGE));
         }
-        String canonical = canonical(ip.get());
+        String canonical = IpAddresses.canonical(ip.get());
         if (!canonical.equals(name)) {
             return Optional.of(Causes.invalid("metadata.name", name, "must be in canonical form (\"" + canonical + "\")"));
         }
         return Optional.empty();
-    }
-
-    /** Four decimal octets without leading zeros, or RFC 5952 for IPv6 (what Go's netip prints). */
-    static String canonical(InetAddress ip) {
-        if (ip instanceof Inet4Address) {
-            return ip.getHostAddress();
-        }
-        byte[] b = ip.getAddress();
-        int[] groups = new int[8];
-        for (int i = 0; i < 8; i++) {
-            groups[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-        }
-        int bestStart = -1;
-        int bestLength = 0;
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLength && j - i > 1) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                out.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') {
-                out.append(':');
-            }
-            out.append(Integer.toHexString(groups[i]));
-        }
-        return out.toString();
     }
 
     @Override
