@@ -3,6 +3,8 @@ package io.eventplane.controllers;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
@@ -68,6 +70,10 @@ public final class ControllerManager {
                     keyed(DeploymentReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
+            new Definition("endpoint", "endpoint-controller", "endpoint-controller",
+                    keyed(EndpointsReconciler::new)),
+            new Definition("endpointslice", "endpointslice-controller", "endpoint-slice-controller",
+                    keyed(EndpointSliceReconciler::new)),
             new Definition("garbagecollector", "garbage-collector", "garbage-collector-controller",
                     keyed(GarbageCollector::new)),
             new Definition("nodelifecycle", "node-controller", "node-controller",

@@ -4,6 +4,8 @@ import io.eventplane.client.Commands;
 import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
@@ -50,7 +52,7 @@ import org.apache.avro.specific.SpecificRecord;
  * A cluster in memory for decision tests: the real writer decision ({@link ObjectDecider}) over an {@link ObjectStore},
  * the controllers as the runtime runs them ({@link Reconciler}s: every owned key reconciled on the store, the actions
  * applied through the writer, failures fed back), and a scripted kubelet (bind, run, Ready; images in
- * {@link #badImages} never pull). Each {@link #step()} lets every controller and the kubelet take one step;
+ * {@link #badImages} never pull; a running pod gets an IP). Each {@link #step()} lets every controller and the kubelet take one step;
  * {@link #settle()} steps until nothing changes. No Kafka, no threads, a virtual clock. A new controller joins with
  * one line in {@link #controllers}.
  */
@@ -62,12 +64,13 @@ public final class SimulatedCluster {
     private final ObjectStore store = new ObjectStore();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers());
+            ReplicaReconciler.replicationControllers(), new EndpointsReconciler(), new EndpointSliceReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
     }
     private final Map<String, String> failures = new HashMap<>();
+    private final Map<String, String> podIps = new HashMap<>();
     private final List<Consumer<SimulatedCluster>> invariants = new ArrayList<>();
     private long position;
     private int changes;
@@ -120,6 +123,11 @@ public final class SimulatedCluster {
 
     public CommandOutcome delete(KindInfo kind, String name) {
         return submit(user.delete(kind, "default", name, null, null));
+    }
+
+    /** The object of {@code kind} named {@code name} in the default namespace, or null. */
+    public SpecificRecord object(KindInfo kind, String name) {
+        return store.get(kind.kind(), "default", name).map(c -> (SpecificRecord) c.getObject()).orElse(null);
     }
 
     /** A delete with an explicit propagation policy (Background, Foreground, Orphan), as kubectl's --cascade sends. */
@@ -214,12 +222,13 @@ public final class SimulatedCluster {
                         .setPropagationPolicy(x.propagationPolicy()).build()));
     }
 
-    /** One step of {@code controller} for every key it owns, as the runtime would take it. */
+    /**
+     * One step of {@code controller} for every key it looks at on start, as the runtime would take it (a key whose
+     * object is gone is decided too: the endpoints controller deletes a deleted Service's Endpoints).
+     */
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
-            if (store.get(key).isPresent()) {
-                apply(controller.reconcile(key, store, clock.instant(), failures.get(key)), key);
-            }
+            apply(controller.reconcile(key, store, clock.instant(), failures.get(key)), key);
         }
     }
 
@@ -230,6 +239,12 @@ public final class SimulatedCluster {
     public void stepReplicaSets() {
         step(controllers.get(1));
         step(controllers.get(2));
+    }
+
+    /** The endpoints and EndpointSlice controllers alone (a pod seen between deletion and removal). */
+    public void stepEndpoints() {
+        step(controllers.get(3));
+        step(controllers.get(4));
     }
 
     // ------------------------------------------------------------------ the kubelet
@@ -262,6 +277,14 @@ public final class SimulatedCluster {
         }
     }
 
+    /** The pod's IP, given once when it first runs (10.244.0.1, 10.244.0.2, ...). */
+    private String podIp(Pod p) {
+        return podIps.computeIfAbsent(p.getMetadata().getUid(), uid -> {
+            int n = podIps.size() + 1;
+            return "10.244." + (n / 250) + "." + (n % 250 + 1);
+        });
+    }
+
     private static String waitingReason(Pod p) {
         if (p.getStatus() == null || p.getStatus().getContainerStatuses() == null) {
             return null;
@@ -276,6 +299,11 @@ public final class SimulatedCluster {
         submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getName()), "Running", true, null)));
     }
 
+    /** Makes one running pod not Ready (a failing readiness probe). */
+    public void makeUnready(Pod p) {
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getName()), "Running", false, null)));
+    }
+
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
         Instant now = clock.instant();
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -286,7 +314,9 @@ public final class SimulatedCluster {
             statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(ready)
                     .setRestartCount(0).setState(state).build());
         }
-        PodStatus status = PodStatus.newBuilder().setPhase(phase)
+        String ip = "Pending".equals(phase) ? null : podIp(p);
+        PodStatus status = PodStatus.newBuilder().setPhase(phase).setPodIP(ip)
+                .setPodIPs(ip == null ? null : List.of(io.eventplane.model.PodIP.newBuilder().setIp(ip).build()))
                 .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus(ready ? "True" : "False")
                         .setLastTransitionTime(now).build()))
                 .setContainerStatuses(statuses).build();
@@ -295,7 +325,10 @@ public final class SimulatedCluster {
 
     // ------------------------------------------------------------------ running
 
-    /** One round: Deployments, then ReplicaSets and ReplicationControllers, then the kubelet; one second passes. */
+    /**
+     * One round: Deployments, then ReplicaSets and ReplicationControllers, then endpoints and EndpointSlices, then the
+     * kubelet; one second passes.
+     */
     public int step() {
         int before = changes;
         controllers.forEach(this::step);
