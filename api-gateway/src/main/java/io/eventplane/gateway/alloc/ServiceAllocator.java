@@ -10,6 +10,7 @@ import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.KubeStatus.Cause;
 import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.StatusCause;
+import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Service;
 import io.eventplane.model.ServicePort;
 import io.eventplane.model.ServiceSpec;
@@ -104,7 +105,7 @@ public final class ServiceAllocator {
         }
         String namespace = decided.getMetadata().getNamespace();
         String name = decided.getMetadata().getName();
-        Txn txn = new Txn(parentOf(namespace, name), name, dryRun);
+        Txn txn = new Txn(Allocations.parentOf(namespace, name), name, dryRun);
         ServiceSpec spec = ServiceSpec.newBuilder(decided.getSpec()).build();
         ServiceSpec before = old == null ? null : old.getSpec();
         try {
@@ -124,7 +125,8 @@ public final class ServiceAllocator {
 
     /** Gives back everything a deleted Service held (releaseAllocatedResources). */
     public void releaseAll(Service deleted) {
-        ParentReference parent = parentOf(deleted.getMetadata().getNamespace(), deleted.getMetadata().getName());
+        ObjectMeta meta = deleted.getMetadata();
+        ParentReference parent = Allocations.parentOf(meta.getNamespace(), meta.getName());
         ServiceSpec spec = deleted.getSpec() == null ? new ServiceSpec() : deleted.getSpec();
         if (ServiceTypes.holdsClusterIps(spec)) {
             spec.getClusterIPs().forEach(ip -> releaseIp(ip, parent));
@@ -133,10 +135,6 @@ public final class ServiceAllocator {
         if (ServiceTypes.needsHealthCheck(spec) && !ServiceTypes.zero(spec.getHealthCheckNodePort())) {
             releasePort(spec.getHealthCheckNodePort(), parent);
         }
-    }
-
-    static ParentReference parentOf(String namespace, String name) {
-        return Allocations.parentOf(namespace, name);
     }
 
     private void releaseIp(String ip, ParentReference parent) {
