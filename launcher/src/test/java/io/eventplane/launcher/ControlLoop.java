@@ -70,7 +70,7 @@ final class ControlLoop implements AutoCloseable {
         return startControllers("replicaset,replicationcontroller,deployment,disruption");
     }
 
-    /** Also starts the controllers {@code names} selects (kube-controller-manager's names) and waits for them. */
+    /** Starts the controllers {@code names} selects, by kube-controller-manager's names, and waits for them. */
     ControlLoop startControllers(String names) {
         controllers = ControllerManager.start(config, Clock.systemUTC(), names, false);
         waiter.awaitTrue(DEADLINE, controllers::isReady, () -> "controllers not ready");

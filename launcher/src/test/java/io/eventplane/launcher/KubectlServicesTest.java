@@ -8,14 +8,9 @@ import io.eventplane.gateway.GatewayServer;
 import io.eventplane.gateway.alloc.ServiceNetwork;
 import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -27,27 +22,24 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 16 end to end with the real kubectl: a Deployment exposed as a Service gets a cluster IP of the service CIDR,
- * and its Endpoints and EndpointSlice list the pods' IPs (node-sim's) on the target port; expose of a pod, a
- * ReplicaSet and a Service; a NodePort in use refused. Skipped without kubectl.
+ * Issue 16 end to end with the real kubectl: a Deployment made by {@code kubectl create deployment} and exposed as a
+ * Service gets a cluster IP of the service CIDR, and its Endpoints and EndpointSlice list the pods' IPs (node-sim's)
+ * on the target port; expose of a pod, a ReplicaSet and a Service; {@code kubectl create service} (protobuf bodies) with
+ * a node port in use and a cluster IP outside the range refused. Skipped without kubectl.
  */
 @ExtendWith(SharedClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KubectlServicesTest {
     private final ControlLoop loop = new ControlLoop();
     private GatewayServer gateway;
-    private Path dir;
-
-    private record Result(int exit, String out) {
-    }
+    private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(kubectlPath() != null, "kubectl is not on PATH");
-        dir = tmp;
+        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         loop.start(tmp.resolve("loop")).startControllers("replicaset,deployment,endpoint,endpointslice");
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1", ServiceNetwork.defaults());
-        Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
+        kubectl = Kubectl.against(tmp, gateway.url());
     }
 
     @AfterAll
@@ -58,93 +50,15 @@ class KubectlServicesTest {
         loop.close();
     }
 
-    private static String kubectlPath() {
-        for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File k = new File(p, "kubectl");
-            if (k.canExecute()) {
-                return k.getPath();
-            }
-        }
-        return null;
-    }
-
-    private Result kubectl(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(kubectlPath(), "--kubeconfig", dir.resolve("kubeconfig").toString()));
-        cmd.addAll(Arrays.asList(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("HOME", dir.toString());
-        Process p = pb.start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    }
-
-    private String ok(String... args) throws Exception {
-        Result r = kubectl(args);
-        assertEquals(0, r.exit(), () -> "kubectl " + String.join(" ", args) + ":\n" + r.out());
-        return r.out();
-    }
-
-    /** Runs the command until its output satisfies the condition (the cluster converges asynchronously). */
-    private String until(Predicate<String> condition, String... args) throws Exception {
-        String last = "";
-        for (int i = 0; i < 300; i++) {
-            last = kubectl(args).out();
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("kubectl " + String.join(" ", args) + " never matched; last output:\n" + last);
-    }
-
-    /**
-     * What {@code kubectl create deployment NAME --image=nginx --replicas=N --port=P} makes. Applied from a file: kubectl
-     * posts its generators' objects as protobuf, which this gateway accepts for Namespaces only so far (415 otherwise;
-     * kubectl does not fall back to JSON).
-     */
-    private static String deployment(String name, int replicas, int port) {
-        return """
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: %1$s, labels: {app: %1$s}}
-                spec:
-                  replicas: %2$d
-                  selector: {matchLabels: {app: %1$s}}
-                  template:
-                    metadata: {labels: {app: %1$s}}
-                    spec: {containers: [{name: nginx, image: nginx, ports: [{containerPort: %3$d}]}]}
-                """.formatted(name, replicas, port);
-    }
-
-    /** What {@code kubectl create service nodeport NAME --tcp=80:8080 --node-port=PORT} makes. */
-    private static String nodePort(String name, int port) {
-        return """
-                apiVersion: v1
-                kind: Service
-                metadata: {name: %1$s, labels: {app: %1$s}}
-                spec:
-                  type: NodePort
-                  selector: {app: %1$s}
-                  ports: [{name: 80-8080, port: 80, targetPort: 8080, nodePort: %2$d, protocol: TCP}]
-                """.formatted(name, port);
-    }
-
-    private String manifest(String name, String yaml) throws Exception {
-        Path file = dir.resolve(name + ".yaml");
-        java.nio.file.Files.writeString(file, yaml);
-        return file.toString();
-    }
-
     @Test
-    @DisplayName("kubectl expose deployment web --port=80 --target-port=8080: kubectl get svc,ep,endpointslices shows the "
-            + "allocated cluster IP and the pods' IPs")
+    @DisplayName("kubectl create deployment web, kubectl expose deployment web --port=80 --target-port=8080: kubectl get "
+            + "svc,ep,endpointslices shows the allocated cluster IP and the pods' IPs")
     void exposeDeployment() throws Exception {
-        assertEquals("deployment.apps/web created\n", ok("apply", "-f", manifest("web", deployment("web", 2, 8080))));
-        String pods = until(o -> o.lines().filter(l -> l.matches("web-\\S+\\s+1/1\\s+Running\\s.*\\d+\\.\\d+\\.\\d+\\.\\d+.*"))
-                .count() == 2, "get", "pods", "-l", "app=web", "-o", "wide", "--no-headers");
+        assertEquals("deployment.apps/web created\n",
+                kubectl.ok("create", "deployment", "web", "--image=nginx", "--replicas=2", "--port=8080"));
+        String pods = kubectl.until(o -> o.lines()
+                        .filter(l -> l.matches("web-\\S+\\s+1/1\\s+Running\\s.*\\d+\\.\\d+\\.\\d+\\.\\d+.*")).count() == 2,
+                "get", "pods", "-l", "app=web", "-o", "wide", "--no-headers");
         List<String> podIps = new ArrayList<>();
         Matcher ip = Pattern.compile("Running\\s+\\d+\\s+\\S+\\s+(\\d+\\.\\d+\\.\\d+\\.\\d+)").matcher(pods);
         while (ip.find()) {
@@ -152,8 +66,8 @@ class KubectlServicesTest {
         }
         assertEquals(2, podIps.size(), pods);
 
-        assertEquals("service/web exposed\n", ok("expose", "deployment", "web", "--port=80", "--target-port=8080"));
-        String all = until(o -> podIps.stream().allMatch(a -> o.contains(a + ":8080")) && o.contains("endpointslice"),
+        assertEquals("service/web exposed\n", kubectl.ok("expose", "deployment", "web", "--port=80", "--target-port=8080"));
+        String all = kubectl.until(o -> podIps.stream().allMatch(a -> o.contains(a + ":8080")) && o.contains("endpointslice"),
                 "get", "svc,ep,endpointslices");
         Matcher svc = Pattern.compile("service/web\\s+ClusterIP\\s+(10\\.\\d+\\.\\d+\\.\\d+)\\s+<none>\\s+80/TCP\\s+")
                 .matcher(all);
@@ -166,43 +80,45 @@ class KubectlServicesTest {
                 .orElseThrow(() -> new AssertionError(all));
         assertTrue(slice.matches("endpointslice\\.discovery\\.k8s\\.io/web-\\S+\\s+IPv4\\s+8080\\s+\\S+\\s+\\S+"), slice);
         podIps.forEach(a -> assertTrue(slice.contains(a), slice));
-        String selector = ok("get", "svc", "web", "-o", "jsonpath={.spec.selector}");
+        String selector = kubectl.ok("get", "svc", "web", "-o", "jsonpath={.spec.selector}");
         assertEquals("{\"app\":\"web\"}", selector);
-        String ipAddress = ok("get", "ipaddresses", svc.group(1), "--no-headers");
+        String ipAddress = kubectl.ok("get", "ipaddresses", svc.group(1), "--no-headers");
         assertTrue(ipAddress.matches(Pattern.quote(svc.group(1)) + "\\s+services/default/web\\s*\n"), ipAddress);
     }
 
     @Test
-    @DisplayName("kubectl expose pod, rs and service; a NodePort Service asking for a node port in use is refused with "
-            + "Kubernetes' message")
+    @DisplayName("kubectl expose pod, rs and service; kubectl create service nodeport asking for a node port in use and "
+            + "kubectl create service clusterip asking for an IP outside the range are refused with Kubernetes' messages")
     void exposeOthersAndNodePorts() throws Exception {
-        ok("apply", "-f", manifest("api", deployment("api", 1, 9000)));
-        String pod = until(o -> o.matches("(?s)pod/api-\\S+\\s*"), "get", "pods", "-l", "app=api", "-o", "name").trim();
-        assertEquals("service/api-pod exposed\n", ok("expose", pod, "--name=api-pod", "--port=9000"));
-        String rs = until(o -> o.startsWith("replicaset.apps/api-"), "get", "rs", "-l", "app=api", "-o", "name").trim();
-        assertEquals("service/api-rs exposed\n", ok("expose", rs, "--name=api-rs", "--port=90", "--target-port=9000"));
-        assertEquals("service/api-again exposed\n", ok("expose", "service", "api-rs", "--name=api-again", "--port=91",
-                "--type=NodePort"));
-        String ports = ok("get", "svc", "api-again", "--no-headers");
+        kubectl.ok("create", "deployment", "api", "--image=nginx", "--port=9000");
+        String pod = kubectl.until(o -> o.matches("(?s)pod/api-\\S+\\s*"), "get", "pods", "-l", "app=api", "-o", "name")
+                .trim();
+        assertEquals("service/api-pod exposed\n", kubectl.ok("expose", pod, "--name=api-pod", "--port=9000"));
+        String rs = kubectl.until(o -> o.startsWith("replicaset.apps/api-"), "get", "rs", "-l", "app=api", "-o", "name")
+                .trim();
+        assertEquals("service/api-rs exposed\n",
+                kubectl.ok("expose", rs, "--name=api-rs", "--port=90", "--target-port=9000"));
+        assertEquals("service/api-again exposed\n", kubectl.ok("expose", "service", "api-rs", "--name=api-again",
+                "--port=91", "--type=NodePort"));
+        String ports = kubectl.ok("get", "svc", "api-again", "--no-headers");
         assertTrue(ports.matches("api-again\\s+NodePort\\s+10\\.\\S+\\s+<none>\\s+91:3\\d{4}/TCP\\s+.*\\n"), ports);
 
-        // kubectl create service posts protobuf (415 here so far, see deployment()): the same Services from files
-        assertEquals("service/np created\n", ok("create", "-f", manifest("np", nodePort("np", 30080))));
-        Result taken = kubectl("create", "-f", manifest("np2", nodePort("np2", 30080)));
+        assertEquals("service/np created\n",
+                kubectl.ok("create", "service", "nodeport", "np", "--tcp=80:8080", "--node-port=30080"));
+        assertEquals("{\"app\":\"np\"} 30080 8080", kubectl.ok("get", "svc", "np", "-o",
+                "jsonpath={.spec.selector} {.spec.ports[0].nodePort} {.spec.ports[0].targetPort}"));
+        Kubectl.Result taken = kubectl.run("create", "service", "nodeport", "np2", "--tcp=80:8080", "--node-port=30080");
         assertEquals(1, taken.exit(), taken.out());
-        assertEquals("The Service \"np2\" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is "
-                + "already allocated\n", taken.out());
-        Result outside = kubectl("create", "-f", manifest("bad", """
-                apiVersion: v1
-                kind: Service
-                metadata: {name: bad}
-                spec: {clusterIP: 192.168.9.9, selector: {app: bad}, ports: [{port: 80}]}
-                """));
+        assertEquals("error: failed to create NodePort service: Service \"np2\" is invalid: spec.ports[0].nodePort: "
+                + "Invalid value: 30080: provided port is already allocated\n", taken.out());
+        Kubectl.Result outside = kubectl.run("create", "service", "clusterip", "bad", "--clusterip=192.168.9.9",
+                "--tcp=80:80");
         assertEquals(1, outside.exit(), outside.out());
-        assertEquals("The Service \"bad\" is invalid: spec.clusterIPs: Invalid value: []string{\"192.168.9.9\"}: "
-                + "failed to allocate IP 192.168.9.9: the provided network does not match the current range\n",
-                outside.out());
-        String eps = until(o -> o.matches("(?s).*api-pod\\s+\\d+\\.\\d+\\.\\d+\\.\\d+:9000\\s.*"), "get", "endpoints");
+        assertEquals("error: failed to create ClusterIP service: Service \"bad\" is invalid: spec.clusterIPs: "
+                + "Invalid value: []string{\"192.168.9.9\"}: failed to allocate IP 192.168.9.9: the provided network "
+                + "does not match the current range\n", outside.out());
+        String eps = kubectl.until(o -> o.matches("(?s).*api-pod\\s+\\d+\\.\\d+\\.\\d+\\.\\d+:9000\\s.*"), "get",
+                "endpoints");
         assertTrue(eps.matches("(?s).*np\\s+<none>\\s.*"), "a NodePort without pods has no endpoints:\n" + eps);
     }
 }
