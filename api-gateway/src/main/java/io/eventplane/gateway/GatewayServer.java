@@ -6,6 +6,7 @@ import io.eventplane.client.ObjectView;
 import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
 import io.eventplane.client.TopicSetup;
+import io.eventplane.client.usage.UsageView;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.alloc.AllocationRepair;
@@ -104,8 +105,9 @@ public final class GatewayServer implements AutoCloseable {
         watchPumps = Executors.newCachedThreadPool(daemonThreads(id + "-watch-"));
         LogWriter writer = LogWriter.of(requests, WRITE_TIMEOUT);
         services = new ServiceAllocator(network, view, writer);
+        UsageView usage = keep(UsageView.shared(config));
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
-                Clock.systemUTC(), services);
+                Clock.systemUTC(), services, usage);
         host = bindHost;
         ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress);
         context = ApplicationContext.builder()

@@ -3,6 +3,7 @@ package io.eventplane.gateway.api;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.Requests;
+import io.eventplane.client.usage.ResourceUsage;
 import io.eventplane.gateway.alloc.ServiceAllocator;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +16,9 @@ import java.util.concurrent.ExecutorService;
  * @param watchBuffer  events a watcher may fall behind before it is closed
  * @param watchThreads runs the watch streams (one blocking pump per active watch)
  * @param services     takes and gives back Services' cluster IPs and node ports
+ * @param usage        the kubelets' latest resource usage samples (the metrics API)
  */
 public record Backend(EventplaneConfig config, ObjectView view, Requests requests, Duration writeTimeout,
-                      int watchBuffer, ExecutorService watchThreads, Clock clock, ServiceAllocator services) {
+                      int watchBuffer, ExecutorService watchThreads, Clock clock, ServiceAllocator services,
+                      ResourceUsage usage) {
 }

@@ -54,7 +54,8 @@ final class Submitter {
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
-            Command command = base(verb, kind, namespace, name).setObject(object).build();
+            SpecificRecord admitted = verb == Verb.CREATE ? Admission.onCreate(kind, object, backend.view()) : object;
+            Command command = base(verb, kind, namespace, name).setObject(admitted).build();
             if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
                 return withAllocations(command);
             }
