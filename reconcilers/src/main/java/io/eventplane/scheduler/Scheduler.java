@@ -164,7 +164,8 @@ public final class Scheduler implements BatchReconciler {
             dirtyNodes.add(change.getName());
             clusterChanged();
         } else if ((kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
-                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind()))
+                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())
+                || kind.equals(Kinds.SERVICE.kind()))
                 && change.getType() != ChangeType.STATUS_UPDATED) {
             // labels and selectors are not status: a workload's status updates (thousands in a rollout) change nothing here
             metadataDirty = true;

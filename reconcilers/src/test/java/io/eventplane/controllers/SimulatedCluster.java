@@ -6,6 +6,8 @@ import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
@@ -72,7 +74,7 @@ import org.apache.avro.specific.SpecificRecord;
  * A cluster in memory for decision tests: the real writer decision ({@link ObjectDecider}) over an {@link ObjectStore},
  * the controllers as the runtime runs them ({@link Reconciler}s: every owned key reconciled on the store, the actions
  * applied through the writer, failures fed back), and a scripted kubelet (bind, run, Ready; images in
- * {@link #badImages} never pull). Each {@link #step()} lets every controller and the kubelet take one step;
+ * {@link #badImages} never pull; a running pod gets an IP). Each {@link #step()} lets every controller and the kubelet take one step;
  * {@link #settle()} steps until nothing changes. No Kafka, no threads, a virtual clock. A new controller joins with
  * one line in {@link #controllers}.
  */
@@ -88,12 +90,14 @@ public final class SimulatedCluster {
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
             ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
             new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
-            new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner());
+            new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(),
+            new EndpointsReconciler(), new EndpointSliceReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
     }
     private final Map<String, String> failures = new HashMap<>();
+    private final Map<String, String> podIps = new HashMap<>();
     /** When each key asked to be looked at again (its last requeueAfter), and times tests asked for. */
     private final Map<String, Instant> wakeups = new HashMap<>();
     private final List<Consumer<SimulatedCluster>> eachRound = new ArrayList<>();
@@ -167,6 +171,11 @@ public final class SimulatedCluster {
 
     public CommandOutcome delete(KindInfo kind, String name) {
         return submit(user.delete(kind, "default", name, null, null));
+    }
+
+    /** The object of {@code kind} named {@code name} in the default namespace, or null. */
+    public SpecificRecord object(KindInfo kind, String name) {
+        return store.get(kind.kind(), "default", name).map(c -> (SpecificRecord) c.getObject()).orElse(null);
     }
 
     /** A delete with an explicit propagation policy (Background, Foreground, Orphan), as kubectl's --cascade sends. */
@@ -293,18 +302,19 @@ public final class SimulatedCluster {
         controllers.stream().filter(type::isInstance).forEach(this::step);
     }
 
-    /** One step of {@code controller} for every key it owns, as the runtime would take it. */
+    /**
+     * One step of {@code controller} for every key it looks at on start, as the runtime would take it (a key whose
+     * object is gone is decided too: the endpoints controller deletes a deleted Service's Endpoints).
+     */
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
-            if (store.get(key).isPresent()) {
-                Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
-                if (r.requeueAfter() == null) {
-                    wakeups.remove(key);
-                } else {
-                    wakeups.put(key, clock.instant().plus(r.requeueAfter()));
-                }
-                apply(r, key);
+            Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
+            if (r.requeueAfter() == null) {
+                wakeups.remove(key);
+            } else {
+                wakeups.put(key, clock.instant().plus(r.requeueAfter()));
             }
+            apply(r, key);
         }
     }
 
@@ -336,6 +346,12 @@ public final class SimulatedCluster {
             throw new AssertionError("not done after " + seconds + " s of virtual time");
         }
         return this;
+    }
+
+    /** The endpoints and EndpointSlice controllers alone (a pod seen between deletion and removal). */
+    public void stepEndpoints() {
+        step(EndpointsReconciler.class);
+        step(EndpointSliceReconciler.class);
     }
 
     // ------------------------------------------------------------------ the kubelet
@@ -420,6 +436,14 @@ public final class SimulatedCluster {
                 && o.getStatus().getNominatedNodeName() != null).toList();
         return new Preemption.Inputs(PodPriorities.of(list(PriorityClass.class)), list(PodDisruptionBudget.class),
                 info -> Optional.ofNullable(get(Pod.class, info.namespace(), info.name())), nominated, clock.instant());
+    }
+
+    /** The pod's IP, given once when it first runs (10.244.0.1, 10.244.0.2, ...). */
+    private String podIp(Pod p) {
+        return podIps.computeIfAbsent(p.getMetadata().getUid(), uid -> {
+            int n = podIps.size() + 1;
+            return "10.244." + (n / 250) + "." + (n % 250 + 1);
+        });
     }
 
     /** Every claim of the pod is Bound (the kubelet's volume manager would mount them). */
@@ -537,6 +561,12 @@ public final class SimulatedCluster {
                 "Running", true, null)));
     }
 
+    /** Makes one running pod not Ready (a failing readiness probe). */
+    public void makeUnready(Pod p) {
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
+                "Running", false, null)));
+    }
+
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
         Instant now = clock.instant();
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -547,7 +577,9 @@ public final class SimulatedCluster {
             statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(ready)
                     .setRestartCount(0).setState(state).build());
         }
-        PodStatus status = PodStatus.newBuilder().setPhase(phase)
+        String ip = "Pending".equals(phase) ? null : podIp(p);
+        PodStatus status = PodStatus.newBuilder().setPhase(phase).setPodIP(ip)
+                .setPodIPs(ip == null ? null : List.of(io.eventplane.model.PodIP.newBuilder().setIp(ip).build()))
                 .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus(ready ? "True" : "False")
                         .setLastTransitionTime(now).build()))
                 .setContainerStatuses(statuses).build();
@@ -557,8 +589,8 @@ public final class SimulatedCluster {
     // ------------------------------------------------------------------ running
 
     /**
-     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs), then the kubelet and what tests
-     * run {@link #everyRound}; one second passes.
+     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs, endpoints and EndpointSlices),
+     * then the kubelet and what tests run {@link #everyRound}; one second passes.
      */
     public int step() {
         int before = changes;
