@@ -7,6 +7,7 @@ import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
@@ -72,6 +73,8 @@ public final class ControllerManager {
                     keyed(DeploymentReconciler::new)),
             new Definition("daemonset", "daemonset-controller", "daemonset-controller",
                     keyed(DaemonSetReconciler::new)),
+            new Definition("statefulset", "statefulset-controller", "statefulset-controller",
+                    keyed(StatefulSetReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
             new Definition("job", "job-controller", "job-controller", keyed(JobReconciler::new)),

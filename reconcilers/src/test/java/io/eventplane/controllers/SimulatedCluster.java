@@ -8,6 +8,7 @@ import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
@@ -74,7 +75,8 @@ public final class SimulatedCluster {
     private final SchedulerDecider scheduler = new SchedulerDecider();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
+            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new StatefulSetReconciler(),
+            new JobReconciler(),
             new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC));
 
     {
