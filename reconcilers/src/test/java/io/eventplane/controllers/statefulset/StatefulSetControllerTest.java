@@ -18,6 +18,8 @@ import io.eventplane.model.ControllerRevision;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.Pod;
+import io.eventplane.model.PodSpec;
+import io.eventplane.model.PodTemplateSpec;
 import io.eventplane.model.Service;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StatefulSetStatus;
@@ -266,6 +268,20 @@ class StatefulSetControllerTest {
         assertEquals(claimUid, cluster.get(PersistentVolumeClaim.class, "www-web-1").getMetadata().getUid(),
                 "the same claim, reused");
         assertEquals(List.of("www-web-0", "www-web-1", "www-web-2"), claimNames());
+    }
+
+    @Test
+    @DisplayName("STS-06 a template with terminationGracePeriodSeconds 0 is accepted (not rejected): its pods are "
+            + "created with grace 0 and run like any other")
+    void zeroGracePeriodIsAccepted() {
+        StatefulSet unsafe = StatefulSets.spec(web(2), s -> s.setTemplate(PodTemplateSpec.newBuilder(s.getTemplate())
+                .setSpec(PodSpec.newBuilder(s.getTemplate().getSpec()).setTerminationGracePeriodSeconds(0L).build())
+                .build()));
+        assertTrue(cluster.create(unsafe).getAccepted());
+        cluster.settle();
+        assertEquals(List.of("web-0", "web-1"), podNames());
+        assertEquals(0L, pod("web-1").getSpec().getTerminationGracePeriodSeconds());
+        assertEquals(2, set().getStatus().getReadyReplicas());
     }
 
     @Test
