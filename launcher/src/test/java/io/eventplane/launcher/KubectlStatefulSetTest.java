@@ -34,6 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SharedClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KubectlStatefulSetTest {
+    /** The seed's storage class, which an administrator provides (STS-05): here the simulated provisioner's. */
+    private static final String STORAGE_CLASS = """
+            apiVersion: storage.k8s.io/v1
+            kind: StorageClass
+            metadata:
+              name: my-storage-class
+            provisioner: sim.eventplane.io/hostpath
+            volumeBindingMode: WaitForFirstConsumer
+            """;
     /** The headless Service the seed creates first, then shared/examples/statefulset-web.yaml as it is. */
     private static final String WEB = """
             apiVersion: v1
@@ -92,11 +101,13 @@ class KubectlStatefulSetTest {
     private GatewayServer gateway;
     private Kubectl kubectl;
     private Path manifest;
+    private Path storageClass;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
         assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop")).startControllers("statefulset,garbagecollector");
+        loop.start(tmp.resolve("loop")).startControllers("statefulset,garbagecollector,persistentvolume-binder,pvc-protection,"
+                + "pv-protection,sim-provisioner");
         loop.view().addListener(new io.eventplane.client.ObjectView.Listener() {
             @Override
             public void onChange(ObjectChanged change) {
@@ -111,6 +122,8 @@ class KubectlStatefulSetTest {
         kubectl = Kubectl.against(tmp.resolve("kubectl"), gateway.url());
         manifest = tmp.resolve("kubectl").resolve("web.yaml");
         Files.writeString(manifest, WEB);
+        storageClass = tmp.resolve("kubectl").resolve("my-storage-class.yaml");
+        Files.writeString(storageClass, STORAGE_CLASS);
     }
 
     @AfterAll
@@ -172,6 +185,8 @@ class KubectlStatefulSetTest {
             + "deleted pod back under its name with its claim; scaled to 5 and to 1 in order; an image rolled with a "
             + "partition, then from web-2 down (rollout status, history, undo); the set deleted, its claims kept")
     void walkthrough() throws Exception {
+        assertEquals("storageclass.storage.k8s.io/my-storage-class created\n",
+                kubectl.ok("apply", "-f", storageClass.toString()));
         int start = mark();
         assertEquals("service/nginx created\nstatefulset.apps/web created\n", kubectl.ok("apply", "-f", manifest.toString()));
         String sts = until(o -> o.matches("(?s).*\\nweb\\s+3/3\\s.*"), "get", "sts");
@@ -187,6 +202,11 @@ class KubectlStatefulSetTest {
                         + "{.spec.volumes[0].persistentVolumeClaim.claimName} "
                         + "{.metadata.labels.apps\\.kubernetes\\.io/pod-index}{\"\\n\"}{end}"));
         assertEquals("www-web-0 www-web-1 www-web-2", claims());
+        String pvc = kubectl.ok("get", "pvc");
+        assertTrue(pvc.matches("(?s)NAME\\s+STATUS\\s+VOLUME\\s+CAPACITY\\s+ACCESS MODES\\s+STORAGECLASS\\s.*"
+                + "www-web-0\\s+Bound\\s+pvc-\\S+\\s+1Gi\\s+RWO\\s+my-storage-class\\s.*www-web-2\\s+Bound\\s.*"), pvc);
+        assertEquals("Bound Bound Bound", kubectl.ok("get", "pv", "-o", "jsonpath={.items[*].status.phase}"),
+                "STS-05 STS-12 one volume per claim, provisioned");
         String revision = kubectl.ok("get", "sts", "web", "-o", "jsonpath={.status.updateRevision}");
         assertEquals((revision + " ").repeat(3).trim(), kubectl.ok("get", "pods", "-l", "app=nginx", "-o",
                 "jsonpath={.items[*].metadata.labels.controller-revision-hash}"), "STS-X01");

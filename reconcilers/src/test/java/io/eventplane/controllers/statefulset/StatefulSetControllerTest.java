@@ -1,6 +1,5 @@
 package io.eventplane.controllers.statefulset;
 
-import static io.eventplane.controllers.statefulset.StatefulSets.bindClaimsEveryRound;
 import static io.eventplane.controllers.statefulset.StatefulSets.nginxService;
 import static io.eventplane.controllers.statefulset.StatefulSets.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,7 +37,7 @@ import org.junit.jupiter.api.Test;
 
 /** The StatefulSet controller in a simulated cluster: identity, storage and ordering (workloads.md §3.1-3.3). */
 class StatefulSetControllerTest {
-    private final SimulatedCluster cluster = new SimulatedCluster();
+    private final SimulatedCluster cluster = StatefulSets.withStorage();
     private final PodTimeline timeline = PodTimeline.of(cluster, "web-");
 
     private StatefulSet set() {
@@ -70,7 +69,6 @@ class StatefulSetControllerTest {
             + "and the set as controller; one claim www-web-N each, mounted as www; a ControllerRevision; the status")
     void orderedCreation() {
         cluster.autoReady = false;
-        bindClaimsEveryRound(cluster);
         assertTrue(cluster.create(nginxService("default")).getAccepted());
         assertTrue(cluster.create(web(3)).getAccepted());
         cluster.settle();
@@ -244,7 +242,6 @@ class StatefulSetControllerTest {
     @DisplayName("STS-07 STS-12 STS-13 a deleted pod is replaced under the same name with a new uid, only once the "
             + "old one is completely gone (held here by a finalizer), and mounts the same claim")
     void replacementAfterTheOldPodIsGone() {
-        bindClaimsEveryRound(cluster);
         cluster.create(web(3));
         cluster.settle();
         Pod old = pod("web-1");

@@ -29,7 +29,7 @@ class StatefulSetRolloutTest {
     private static final String V1 = StatefulSets.IMAGE;
     private static final String V2 = "k8s.gcr.io/nginx-slim:0.9";
     private static final String BAD = "k8s.gcr.io/nginx-slim:does-not-exist";
-    private final SimulatedCluster cluster = new SimulatedCluster();
+    private final SimulatedCluster cluster = StatefulSets.withStorage();
     private final PodTimeline timeline = PodTimeline.of(cluster, "web-");
 
     private StatefulSet set() {

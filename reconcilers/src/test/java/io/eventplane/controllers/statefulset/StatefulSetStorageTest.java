@@ -1,6 +1,5 @@
 package io.eventplane.controllers.statefulset;
 
-import static io.eventplane.controllers.statefulset.StatefulSets.bindClaimsEveryRound;
 import static io.eventplane.controllers.statefulset.StatefulSets.retention;
 import static io.eventplane.controllers.statefulset.StatefulSets.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,11 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** A StatefulSet's claims in a simulated cluster: one per template and ordinal, reuse, retention (STS-04, STS-12, STS-X03). */
 class StatefulSetStorageTest {
-    private final SimulatedCluster cluster = new SimulatedCluster();
-
-    {
-        bindClaimsEveryRound(cluster);
-    }
+    private final SimulatedCluster cluster = StatefulSets.withStorage();
 
     private StatefulSet set() {
         return cluster.get(StatefulSet.class, "web");
@@ -149,8 +144,11 @@ class StatefulSetStorageTest {
         cluster.create(web(1));
         cluster.settle();
         PersistentVolumeClaim c = claim("www-web-0");
+        List<String> finalizers = new java.util.ArrayList<>(c.getMetadata().getFinalizers() == null ? List.of()
+                : c.getMetadata().getFinalizers());
+        finalizers.add("example.com/hold"); // held past pvc-protection, which lets it go once no pod uses it
         cluster.update(PersistentVolumeClaim.newBuilder(c).setMetadata(ObjectMeta.newBuilder(c.getMetadata())
-                .setFinalizers(List.of("kubernetes.io/pvc-protection")).build()).build());
+                .setFinalizers(finalizers).build()).build());
         cluster.delete(Kinds.PERSISTENT_VOLUME_CLAIM, "www-web-0");
         cluster.delete(Kinds.POD, "web-0");
         cluster.settle();
@@ -159,7 +157,8 @@ class StatefulSetStorageTest {
                 "create Pod web-0 in StatefulSet web failed error: pvc www-web-0 is being deleted"));
         PersistentVolumeClaim held = claim("www-web-0");
         cluster.update(PersistentVolumeClaim.newBuilder(held).setMetadata(ObjectMeta.newBuilder(held.getMetadata())
-                .setFinalizers(List.of()).build()).build());
+                .setFinalizers(held.getMetadata().getFinalizers().stream().filter(f -> !f.equals("example.com/hold"))
+                        .toList()).build()).build());
         cluster.settle();
         assertEquals(List.of("web-0"), podNames());
         assertTrue(!c.getMetadata().getUid().equals(claim("www-web-0").getMetadata().getUid()));

@@ -1,13 +1,13 @@
 package io.eventplane.controllers.statefulset;
 
 import io.eventplane.controllers.SimulatedCluster;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerPort;
 import io.eventplane.model.LabelSelector;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.PersistentVolumeClaimSpec;
-import io.eventplane.model.PersistentVolumeClaimStatus;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodTemplateSpec;
 import io.eventplane.model.RollingUpdateStatefulSetStrategy;
@@ -21,6 +21,7 @@ import io.eventplane.model.StatefulSetSpec;
 import io.eventplane.model.StatefulSetUpdateStrategy;
 import io.eventplane.model.VolumeMount;
 import io.eventplane.model.VolumeResourceRequirements;
+import io.eventplane.testkit.objects.KubeObjects;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,23 +125,15 @@ final class StatefulSets {
     }
 
     /**
-     * Binds every Pending claim at the end of each round, as the provisioner would (bound to a volume named after the
-     * claim's uid): a stand-in until the storage provisioner runs beside the controllers.
+     * A simulated cluster with three nodes and the seed's class {@code my-storage-class}, provisioned by the simulated
+     * provisioner when a pod first uses a claim (STS-05): the binder binds the claims, the kubelet starts a pod once
+     * its claims are Bound.
      */
-    static void bindClaimsEveryRound(SimulatedCluster cluster) {
-        cluster.everyRound(c -> {
-            for (PersistentVolumeClaim pvc : c.list(PersistentVolumeClaim.class)) {
-                if (pvc.getStatus() != null && "Pending".equals(pvc.getStatus().getPhase())
-                        && pvc.getMetadata().getDeletionTimestamp() == null) {
-                    PersistentVolumeClaim bound = PersistentVolumeClaim.newBuilder(pvc)
-                            .setStatus(PersistentVolumeClaimStatus.newBuilder(pvc.getStatus()).setPhase("Bound")
-                                    .setAccessModes(pvc.getSpec().getAccessModes())
-                                    .setCapacity(pvc.getSpec().getResources().getRequests()).build())
-                            .build();
-                    c.updateStatus(bound);
-                }
-            }
-        });
+    static SimulatedCluster withStorage() {
+        SimulatedCluster cluster = new SimulatedCluster().nodes(3);
+        cluster.create(KubeObjects.storageClass("my-storage-class", SimulatedProvisioner.NAME).waitForFirstConsumer()
+                .build());
+        return cluster;
     }
 
     /** The stored set's current state (with its resourceVersion, for an update). */
