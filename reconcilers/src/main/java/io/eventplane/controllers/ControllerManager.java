@@ -11,6 +11,7 @@ import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
 import io.eventplane.controllers.volume.protection.ClaimProtection;
@@ -80,6 +81,8 @@ public final class ControllerManager {
                     keyed(DeploymentReconciler::new)),
             new Definition("daemonset", "daemonset-controller", "daemonset-controller",
                     keyed(DaemonSetReconciler::new)),
+            new Definition("statefulset", "statefulset-controller", "statefulset-controller",
+                    keyed(StatefulSetReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
             new Definition("endpoint", "endpoint-controller", "endpoint-controller",

@@ -19,7 +19,7 @@ class ControllerManagerTest {
             "deployment                 | deployment",
             "deployment,replicaset      | replicaset,deployment",
             "' replicaset , podgc '     | replicaset,podgc",
-            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,disruption,endpoint,endpointslice,job,"
+            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,statefulset,disruption,endpoint,endpointslice,job,"
                     + "ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle,persistentvolume-binder,"
                     + "pvc-protection,pv-protection,sim-provisioner",
     })

@@ -10,6 +10,7 @@ import io.eventplane.controllers.endpoint.EndpointsReconciler;
 import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
 import io.eventplane.controllers.volume.protection.ClaimProtection;
 import io.eventplane.controllers.volume.protection.VolumeProtection;
@@ -88,7 +89,8 @@ public final class SimulatedCluster {
     private final SchedulerDecider scheduler = new SchedulerDecider();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
+            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new StatefulSetReconciler(),
+            new JobReconciler(),
             new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
             new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(),
             new EndpointsReconciler(), new EndpointSliceReconciler());
