@@ -60,7 +60,17 @@ public final class GatewayServer implements AutoCloseable {
      * @param bindHost the address to bind ({@code 127.0.0.1}, {@code 0.0.0.0})
      */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost) {
+        return start(config, port, bindHost, Map.of());
+    }
+
+    /**
+     * As {@link #start(EventplaneConfig, int, String)}, with readiness checks in place before the first request is
+     * served, so that {@code /readyz} never answers ready before what its starter waits for (the launcher's startup).
+     */
+    public static GatewayServer start(EventplaneConfig config, int port, String bindHost,
+                                      Map<String, BooleanSupplier> checks) {
         GatewayServer g = new GatewayServer();
+        checks.forEach(g.readiness::add);
         try {
             g.doStart(config, port, bindHost);
             return g;
