@@ -12,9 +12,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Answers audit queries from the log itself. Accepted mutations are the event log's changes, each with the state of
@@ -103,10 +108,10 @@ public final class AuditLog {
         if ("accepted".equals(q.outcome())) {
             return;
         }
-        java.util.Set<String> answered = new java.util.HashSet<>();
+        Set<String> answered = new HashSet<>();
         out.forEach(e -> answered.add(e.requestId()));
         LogReader<byte[]> reader = new LogReader<>(config, config.topics().deadLetters(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+                new ByteArrayDeserializer());
         LogReader.Handler<byte[]> handler = r -> {
             DeadLetter d = DeadLetter.of(r);
             if (!d.requestId().isEmpty() && answered.contains(d.requestId())) {
@@ -141,8 +146,16 @@ public final class AuditLog {
         if (wanted.isEmpty()) {
             return;
         }
-        LogReader<Command> reader = new LogReader<>(config, config.topics().commands(),
-                LogSerdes.commands(config).deserializer());
+        // The command log may hold poison records (they are in the dead letters): skip them, not the whole audit.
+        Deserializer<Command> strict = LogSerdes.commands(config).deserializer();
+        Deserializer<Command> lenient = (topic, data) -> {
+            try {
+                return strict.deserialize(topic, data);
+            } catch (SerializationException e) {
+                return null;
+            }
+        };
+        LogReader<Command> reader = new LogReader<>(config, config.topics().commands(), lenient);
         Map<String, Command> found = new HashMap<>();
         LogReader.Handler<Command> handler = r -> {
             Command c = r.value();
