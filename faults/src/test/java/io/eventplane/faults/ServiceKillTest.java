@@ -35,8 +35,9 @@ class ServiceKillTest {
     static final List<String> VICTIMS = Figures.LONG
             ? List.of("writer", "gateway", "scheduler", "replicaset", "deployment", "garbagecollector", "node-sim")
             : List.of("writer", "replicaset", "deployment", "scheduler");
-    static final Duration CONVERGE = Duration.ofSeconds(180);
+    static final Duration CONVERGE = Rollout.CONVERGE;
     static final int BACKGROUND_WRITES_PER_SECOND = 20;
+    final Rollout rollout = new Rollout(REPLICAS);
 
     ServiceProcesses services;
 
@@ -45,22 +46,6 @@ class ServiceKillTest {
         if (services != null) {
             services.close();
         }
-    }
-
-    static String deployment(int replicas) {
-        return "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},"
-                + "\"spec\":{\"replicas\":" + replicas + ",\"selector\":{\"matchLabels\":{\"app\":\"web\"}},"
-                + "\"strategy\":{\"rollingUpdate\":{\"maxSurge\":\"25%\",\"maxUnavailable\":\"25%\"}},"
-                + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},"
-                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1\"}]}}}}";
-    }
-
-    /** The rollout is done: every replica updated, available, and nothing of the old ReplicaSets left. */
-    static boolean rolledOut(JsonNode d) {
-        JsonNode s = d.path("status");
-        return s.path("observedGeneration").asLong() == d.path("metadata").path("generation").asLong()
-                && s.path("updatedReplicas").asInt() == REPLICAS && s.path("replicas").asInt() == REPLICAS
-                && s.path("availableReplicas").asInt() == REPLICAS && s.path("readyReplicas").asInt() == REPLICAS;
     }
 
     void startAll(Map<String, String> env) throws Exception {
@@ -96,11 +81,11 @@ class ServiceKillTest {
 
         // acknowledged writes of the test itself, as key@resourceVersion
         List<String> acknowledged = new ArrayList<>();
-        HttpResponse<String> created = api.post("/apis/apps/v1/namespaces/default/deployments", deployment(REPLICAS));
+        HttpResponse<String> created = api.post("/apis/apps/v1/namespaces/default/deployments", rollout.deployment());
         assertEquals(201, created.statusCode(), created.body());
-        acknowledged.add(Keys.of("Deployment", "default", "web") + "@" + rv(created.body()));
+        acknowledged.add(Keys.of("Deployment", "default", "web") + "@" + Rollout.rv(created.body()));
         long t0 = System.nanoTime();
-        api.await("/apis/apps/v1/namespaces/default/deployments/web", ServiceKillTest::rolledOut, CONVERGE);
+        rollout.awaitRolledOut(api);
         Figures.report(CASE, REPLICAS + " replicas first rolled out in", Figures.seconds(System.nanoTime() - t0));
 
         LoadGenerator background = new LoadGenerator(api, BACKGROUND_WRITES_PER_SECOND, "bg");
@@ -108,132 +93,22 @@ class ServiceKillTest {
         int round = 0;
         for (String victim : VICTIMS) {
             round++;
-            HttpResponse<String> patched = patchUntilAcknowledged(api, round);
-            acknowledged.add(Keys.of("Deployment", "default", "web") + "@" + rv(patched.body()));
+            HttpResponse<String> patched = rollout.patchUntilAcknowledged(api, round);
+            acknowledged.add(Keys.of("Deployment", "default", "web") + "@" + Rollout.rv(patched.body()));
             long start = System.nanoTime();
-            JsonNode mid = api.await("/apis/apps/v1/namespaces/default/deployments/web",
-                    d -> d.path("status").path("updatedReplicas").asInt() >= REPLICAS / 4 || rolledOut(d),
-                    CONVERGE);
-            String progress = mid.path("status").path("updatedReplicas").asInt() + "/" + REPLICAS + " updated";
+            String progress = rollout.awaitMidRollout(api);
             services.kill(victim);
             long killed = System.nanoTime();
             services.restart(victim);
-            JsonNode done = api.await("/apis/apps/v1/namespaces/default/deployments/web", ServiceKillTest::rolledOut,
-                    CONVERGE);
+            rollout.awaitRolledOut(api);
             long converged = System.nanoTime();
             Figures.report(CASE, "killed " + victim + " at " + progress + ": converged after the kill in",
                     Figures.seconds(converged - killed) + " (rollout " + Figures.seconds(converged - start) + ")");
-            checkPods(api, done, failures, victim);
+            rollout.checkPods(api, failures, victim);
         }
         List<LoadGenerator.Answer> answers = background.stop();
 
-        // The log: every acknowledged write once, nothing applied twice, no ReplicaSet above its replicas.
-        LogCheck log = LogCheck.read(config);
-        List<String> lost = new ArrayList<>();
-        for (String write : acknowledged) {
-            int at = write.lastIndexOf('@');
-            if (log.count(write.substring(0, at), Long.parseLong(write.substring(at + 1))) != 1) {
-                lost.add(write);
-            }
-        }
-        long backgroundAcks = 0;
-        for (LoadGenerator.Answer a : answers) {
-            if (a.status() == 201) {
-                backgroundAcks++;
-                if (log.creations(Keys.of("ConfigMap", "default", a.name()), a.uid()) != 1) {
-                    lost.add("ConfigMap " + a.name());
-                }
-            }
-        }
-        List<LoadGenerator.Answer> errors = answers.stream()
-                .filter(a -> a.status() >= 500 && a.status() != 503 && a.status() != 504).toList();
-        Map<String, LogCheck.ReplicaSetTally> tallies = new HashMap<>();
-        List<String> violations = log.replicaSetViolations(tallies);
-        Map<String, Integer> repeated = log.repeatedRequests();
-        Figures.report(CASE, "acknowledged writes (rollouts + background creates)",
-                acknowledged.size() + " + " + backgroundAcks + " of " + answers.size());
-        Figures.report(CASE, "acknowledged writes lost or doubled", lost.size());
-        Figures.report(CASE, "commands applied twice", repeated.size());
-        Figures.report(CASE, "pods created by a ReplicaSet above its replicas (twins)", violations.size());
-        Figures.report(CASE, "background 5xx other than 503/504", errors.size());
-
-        // State rebuilt from the log equals the state served (read again while the gateway's view catches up).
-        String difference = "";
-        for (int attempt = 0; attempt < 20; attempt++) {
-            difference = differences(LogCheck.read(config).liveVersions("default", "Pod", "ConfigMap"),
-                    served(api));
-            if (difference.equals("0")) {
-                break;
-            }
-            Thread.sleep(500);
-        }
-        Figures.report(CASE, "served objects differing from the log's fold", difference);
-
-        assertEquals(List.of(), failures);
-        assertEquals(List.of(), lost, "every acknowledged write is in the log exactly once");
-        assertEquals(Map.of(), repeated, "no command applied twice");
-        assertEquals(List.of(), violations, "no ReplicaSet created a pod beyond its replicas");
-        assertEquals(List.of(), errors);
-        assertEquals("0", difference, "the served state is the log's fold");
-        assertTrue(backgroundAcks > 0);
+        Promises.check(CASE, config, api, acknowledged, answers, failures);
     }
 
-    /** Changes the template (a new ReplicaSet: a rollout); retried while the API is away (its process was killed). */
-    static HttpResponse<String> patchUntilAcknowledged(Api api, int round) throws Exception {
-        String patch = "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:"
-                + (round + 1) + "\"}]}}}}";
-        long deadline = System.nanoTime() + CONVERGE.toNanos();
-        HttpResponse<String> r = null;
-        while (System.nanoTime() < deadline) {
-            r = api.patch("/apis/apps/v1/namespaces/default/deployments/web", "application/strategic-merge-patch+json",
-                    patch);
-            if (r.statusCode() == 200) {
-                return r;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the rollout could not be started: " + (r == null ? "" : r.body()));
-    }
-
-    /** After convergence: exactly {@code REPLICAS} pods of the Deployment, all Running, each name once. */
-    static void checkPods(Api api, JsonNode deployment, List<String> failures, String victim) throws Exception {
-        JsonNode pods = api.getJson("/api/v1/namespaces/default/pods?labelSelector=app%3Dweb");
-        List<String> running = new ArrayList<>();
-        pods.path("items").forEach(p -> {
-            if (p.path("metadata").path("deletionTimestamp").isMissingNode()
-                    && "Running".equals(p.path("status").path("phase").asText())) {
-                running.add(p.path("metadata").path("name").asText());
-            }
-        });
-        if (running.size() != REPLICAS || running.stream().distinct().count() != REPLICAS) {
-            failures.add("after killing " + victim + ": " + running.size() + " running pods for " + REPLICAS
-                    + " replicas (" + pods.path("items").size() + " in all)");
-        }
-    }
-
-    /** The pods and ConfigMaps the API serves, as key@resourceVersion. */
-    static List<String> served(Api api) throws Exception {
-        List<String> out = new ArrayList<>();
-        for (String kind : List.of("Pod", "ConfigMap")) {
-            api.getJson("/api/v1/namespaces/default/" + kind.toLowerCase(java.util.Locale.ROOT) + "s").path("items")
-                    .forEach(i -> out.add(Keys.of(kind, "default", i.path("metadata").path("name").asText()) + "@"
-                            + i.path("metadata").path("resourceVersion").asText()));
-        }
-        return out;
-    }
-
-    static long rv(String body) throws Exception {
-        return Long.parseLong(Api.JSON.readTree(body).path("metadata").path("resourceVersion").asText());
-    }
-
-    static String differences(List<String> a, List<String> b) {
-        a = a.stream().sorted().toList();
-        b = b.stream().sorted().toList();
-        List<String> onlyA = new ArrayList<>(a);
-        onlyA.removeAll(b);
-        List<String> onlyB = new ArrayList<>(b);
-        onlyB.removeAll(a);
-        return (onlyA.size() + onlyB.size()) + (onlyA.isEmpty() && onlyB.isEmpty() ? ""
-                : " (only in the log: " + onlyA + ", only served: " + onlyB + ")");
-    }
 }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * lease is released, no transaction is committed or aborted by the process.
  */
 final class ServiceProcesses implements AutoCloseable {
-    record Spec(String mainClass, List<String> args, Map<String, String> env) {
+    record Spec(String mainClass, List<String> args, Map<String, String> env, String heap) {
     }
 
     private final Path logs;
@@ -32,7 +32,13 @@ final class ServiceProcesses implements AutoCloseable {
     }
 
     Process start(String name, String mainClass, Map<String, String> env, String... args) throws IOException {
-        specs.put(name, new Spec(mainClass, List.of(args), Map.copyOf(env)));
+        return startWithHeap(name, "384m", mainClass, env, args);
+    }
+
+    /** As {@link #start}, with a heap of {@code heap} ({@code -Xmx}) rather than 384m. */
+    Process startWithHeap(String name, String heap, String mainClass, Map<String, String> env, String... args)
+            throws IOException {
+        specs.put(name, new Spec(mainClass, List.of(args), Map.copyOf(env), heap));
         return launch(name);
     }
 
@@ -46,7 +52,7 @@ final class ServiceProcesses implements AutoCloseable {
         int n = starts.merge(name, 1, Integer::sum);
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Xmx" + spec.heap(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.eventplane",
                 "-Dlog4j2.configurationFile=log4j2-test.xml",
                 "-cp", System.getProperty("java.class.path"), spec.mainClass()));

@@ -1,0 +1,266 @@
+package io.eventplane.faults;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.LogSerdes;
+import io.eventplane.client.log.LogReader;
+import io.eventplane.log.Command;
+import io.eventplane.nodesim.NodeFailure;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.FreePorts;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 20 item 6, a benchmark (never in the test run): {@code eventplane up} under churn for
+ * {@code faults.soak.minutes} (30 by default): 50 pod creates and 50 deletes a second, a Deployment rolled out every
+ * minute, a node failed and recovered every few minutes. The process's heap floor, threads and open files and the
+ * log's topic sizes are sampled; each is reported per quarter of the run with a verdict (bounded, or growing in every
+ * quarter). Then an idle phase: whatever still writes to the command log with no one using the cluster is listed by
+ * actor, verb and kind, with its rate (a periodic write that never stops is what this looks for).
+ * <pre>./mvnw -B -pl faults -am verify -Psoak [-Dfaults.soak.minutes=30]</pre>
+ */
+@Tag("benchmark")
+class SoakBenchmark {
+    static final String CASE = "6 soak";
+    static final int CHURN_PER_SECOND = 50;
+    static final int LIVE_PODS = 500;
+    static final Duration SAMPLE_EVERY = Duration.ofSeconds(10);
+
+    final Path data = Path.of("target", "soak-" + UUID.randomUUID()).toAbsolutePath();
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
+    ServiceProcesses up;
+
+    @AfterEach
+    void stop() {
+        if (up != null) {
+            up.close();
+        }
+    }
+
+    /** One sample of the cluster process and the log. */
+    record Sample(long atMillis, long heapUsedKb, long threads, long openFiles, long rssKb, Map<String, Long> topicBytes) {
+    }
+
+    @Test
+    @DisplayName("issue 20 item 6: soak: churn, rollouts and node failures; heap, threads, files and topics sampled; idle writers listed")
+    void soak() throws Exception {
+        long minutes = Long.getLong("faults.soak.minutes", 30);
+        int port = FreePorts.next();
+        up = new ServiceProcesses("soak", Map.of());
+        long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane", Map.of(),
+                "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "4").pid();
+        Api api = new Api("http://127.0.0.1:" + port);
+        api.awaitReady(Duration.ofMinutes(4));
+        EventplaneConfig config = connection();
+        Rollout rollout = new Rollout(20);
+        api.post("/apis/apps/v1/namespaces/default/deployments", rollout.deployment());
+
+        List<Sample> samples = new ArrayList<>();
+        long start = System.currentTimeMillis();
+        long end = start + Duration.ofMinutes(minutes).toMillis();
+        long nextSample = start;
+        long nextRollout = start + 60_000;
+        long nextNodeFailure = start + 90_000;
+        String failedNode = null;
+        int created = 0;
+        int round = 1;
+        long tick = System.nanoTime();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.bootstrapServers()))) {
+            while (System.currentTimeMillis() < end) {
+                // churn: a create and, once LIVE_PODS exist, a delete of the oldest, CHURN_PER_SECOND times a second
+                send("POST", api.base + "/api/v1/namespaces/default/pods", BrokerOutageTest.pod("churn-" + created));
+                if (created >= LIVE_PODS) {
+                    send("DELETE", api.base + "/api/v1/namespaces/default/pods/churn-" + (created - LIVE_PODS), null);
+                }
+                created++;
+                long now = System.currentTimeMillis();
+                if (now >= nextRollout) {
+                    rollout.patchUntilAcknowledged(api, ++round);
+                    nextRollout = now + 60_000;
+                }
+                if (now >= nextNodeFailure) {
+                    String node = failedNode == null ? "node-" + (1 + round % 4) : failedNode;
+                    String state = failedNode == null ? "\"" + NodeFailure.FAILED + "\"" : "null";
+                    api.patch("/api/v1/nodes/" + node, "application/merge-patch+json",
+                            "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":" + state + "}}}");
+                    failedNode = failedNode == null ? node : null;
+                    nextNodeFailure = now + (failedNode == null ? 120_000 : 60_000);
+                }
+                if (now >= nextSample) {
+                    samples.add(sample(pid, admin, now - start));
+                    nextSample = now + SAMPLE_EVERY.toMillis();
+                }
+                tick += 1_000_000_000L / CHURN_PER_SECOND;
+                long sleep = tick - System.nanoTime();
+                if (sleep > 0) {
+                    Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                }
+            }
+            if (failedNode != null) {
+                api.patch("/api/v1/nodes/" + failedNode, "application/merge-patch+json",
+                        "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":null}}}");
+            }
+            Figures.report(CASE, "churn", minutes + " min, " + created + " pod creates, " + round
+                    + " rollouts; answers by status " + new TreeMap<>(counts()));
+            report(samples);
+            idleWriters(config, Duration.ofSeconds(Math.max(60, minutes * 6)));
+        }
+    }
+
+    private void send(String method, String url, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
+            statuses.computeIfAbsent(r == null ? 0 : r.statusCode(), s -> new AtomicInteger()).incrementAndGet();
+            return null;
+        });
+    }
+
+    private Map<Integer, Integer> counts() {
+        Map<Integer, Integer> out = new HashMap<>();
+        statuses.forEach((s, n) -> out.put(s, n.get()));
+        return out;
+    }
+
+    /** The process's heap in use (jcmd), threads, resident memory and open files (/proc), and the topics' sizes. */
+    static Sample sample(long pid, Admin admin, long atMillis) throws Exception {
+        long heap = -1;
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "GC.heap_info").redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        jcmd.waitFor();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(out);
+        if (m.find()) {
+            heap = Long.parseLong(m.group(1));
+        }
+        long threads = -1;
+        long rss = -1;
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("Threads:")) {
+                threads = Long.parseLong(line.substring(8).trim());
+            } else if (line.startsWith("VmRSS:")) {
+                rss = Long.parseLong(line.substring(6).replace("kB", "").trim());
+            }
+        }
+        long files;
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            files = fds.count();
+        }
+        Map<String, Long> topics = new TreeMap<>();
+        Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(List.of(1)).allDescriptions().get();
+        dirs.values().forEach(byDir -> byDir.values().forEach(d -> d.replicaInfos().forEach((tp, info) ->
+                topics.merge(tp.topic(), info.size(), Long::sum))));
+        return new Sample(atMillis, heap, threads, files, rss, topics);
+    }
+
+    /**
+     * Per metric: its mean in each quarter of the run (the first quarter is warm-up) and a verdict. A metric that rose
+     * from quarter to quarter by more than 10% each time "grows"; the log's topics grow by design (retention is the
+     * operator's) and are reported as MB per minute.
+     */
+    static void report(List<Sample> samples) {
+        Map<String, java.util.function.ToLongFunction<Sample>> metrics = new java.util.LinkedHashMap<>();
+        metrics.put("heap used (MB)", s -> s.heapUsedKb() / 1024);
+        metrics.put("resident memory (MB)", s -> s.rssKb() / 1024);
+        metrics.put("threads", Sample::threads);
+        metrics.put("open files", Sample::openFiles);
+        for (var e : metrics.entrySet()) {
+            long[] quarters = quarters(samples, e.getValue());
+            boolean grows = quarters[1] * 1.1 < quarters[2] && quarters[2] * 1.1 < quarters[3];
+            Figures.report(CASE, e.getKey() + " by quarter", java.util.Arrays.toString(quarters)
+                    + (grows ? " GROWS in every quarter" : " bounded"));
+        }
+        if (samples.size() >= 2) {
+            Sample first = samples.get(0);
+            Sample last = samples.get(samples.size() - 1);
+            double minutes = Math.max(1, last.atMillis() - first.atMillis()) / 60_000.0;
+            last.topicBytes().forEach((topic, bytes) -> Figures.report(CASE, "topic " + topic,
+                    String.format(Locale.ROOT, "%.1f MB, %.2f MB/min", bytes / 1e6,
+                            (bytes - first.topicBytes().getOrDefault(topic, 0L)) / 1e6 / minutes)));
+        }
+    }
+
+    static long[] quarters(List<Sample> samples, java.util.function.ToLongFunction<Sample> metric) {
+        long[] out = new long[4];
+        int n = samples.size();
+        if (n == 0) {
+            return out;
+        }
+        for (int q = 0; q < 4; q++) {
+            List<Sample> part = samples.subList(q * n / 4, Math.max(q * n / 4 + 1, (q + 1) * n / 4));
+            out[q] = part.isEmpty() ? 0 : (long) part.stream().mapToLong(metric).average().orElse(0);
+            if (metric.applyAsLong(part.get(0)) < 0) {
+                out[q] = -1;
+            }
+        }
+        return out;
+    }
+
+    /** With nobody using the cluster for {@code idle}: the commands still sent, by actor, verb and kind, per minute. */
+    static void idleWriters(EventplaneConfig config, Duration idle) throws Exception {
+        Thread.sleep(30_000); // the churn's last commands and the evictions settle
+        TopicPartition commands = new TopicPartition(config.topics().commands(), 0);
+        long from;
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            from = c.endOffsets(List.of(commands)).get(commands);
+        }
+        Thread.sleep(idle.toMillis());
+        Map<String, Integer> writers = new TreeMap<>();
+        new LogReader<>(config, config.topics().commands(), LogSerdes.commands(config).deserializer())
+                .readFromOffsets(Map.of(0, from), r -> {
+                    Command cmd = r.value();
+                    if (cmd != null) {
+                        writers.merge(cmd.getEnvelope().getActor() + " " + cmd.getVerb() + " " + cmd.getKind(), 1,
+                                Integer::sum);
+                    }
+                    return true;
+                });
+        double minutes = idle.toMillis() / 60_000.0;
+        Figures.report(CASE, "idle " + idle.toSeconds() + " s: commands still sent", writers.values().stream()
+                .mapToInt(Integer::intValue).sum());
+        writers.forEach((w, n) -> Figures.report(CASE, "idle writer " + w,
+                String.format(Locale.ROOT, "%.1f / min", n / minutes)));
+    }
+
+    EventplaneConfig connection() throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(data.resolve("connection.properties"))) {
+            p.load(r);
+        }
+        return new EventplaneConfig(p.getProperty("bootstrap"), p.getProperty("registry"),
+                new Topics(p.getProperty("topic-prefix")), Integer.parseInt(p.getProperty("partitions")));
+    }
+}
