@@ -284,7 +284,7 @@ class ApiFuzzProperties {
                     String query = switch (shape) {
                         case 0 -> "?" + param + "=" + encoded;
                         case 1 -> "?" + param + "=" + encoded + "&" + param + "=" + encoded;
-                        case 2 -> "?" + param + "=%ZZ" + encoded;
+                        case 2 -> "?" + param + "=%C3%28%FF" + encoded; // percent-encoded invalid UTF-8
                         default -> "?" + param;
                     };
                     // DELETE only of names that do not exist, or of the targets with a precondition that fails

@@ -171,8 +171,12 @@ final class FuzzInputs {
                 o.set(last, value);
             }
         } else if (parent instanceof ArrayNode a) {
-            int i = Integer.parseInt(last);
-            if (value == null) {
+            int i = last.matches("\\d{1,9}") ? Integer.parseInt(last) : a.size();
+            if (i >= a.size()) {
+                if (value != null) {
+                    a.add(value);
+                }
+            } else if (value == null) {
                 a.remove(i);
             } else {
                 a.set(i, value);
