@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Test;
 class BrokerOutageTest {
     static final String CASE = "3 broker outage";
     static final int RATE = 200;
-    static final Duration OUTAGE = Figures.LONG ? Duration.ofSeconds(30) : Duration.ofSeconds(15);
-    static final Duration STEADY = Figures.LONG ? Duration.ofSeconds(30) : Duration.ofSeconds(8);
+    static final Duration OUTAGE = Figures.LONG ? Duration.ofSeconds(30) : Duration.ofSeconds(10);
+    static final Duration STEADY = Figures.LONG ? Duration.ofSeconds(30) : Duration.ofSeconds(5);
 
     final Path dir = Path.of("target", "broker-outage-" + UUID.randomUUID()).toAbsolutePath();
     final List<AutoCloseable> running = new ArrayList<>();
