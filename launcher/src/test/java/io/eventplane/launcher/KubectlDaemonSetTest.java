@@ -8,7 +8,6 @@ import io.eventplane.gateway.GatewayServer;
 import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,12 +116,9 @@ class KubectlDaemonSetTest {
     private GatewayServer gateway;
     private Path dir;
 
-    record Result(int exit, String out) {
-    }
-
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(kubectlPath() != null, "kubectl is not on PATH");
+        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
         loop.start(tmp.resolve("loop"))
                 .startControllers("replicaset,deployment,daemonset,disruption,garbagecollector,podgc");
@@ -154,7 +149,7 @@ class KubectlDaemonSetTest {
         String agent = ok("get", "pods", "-l", "app=node-agent", "--field-selector", "spec.nodeName=" + node,
                 "-o", "name").trim();
 
-        Result refused = kubectl("drain", node, "--timeout=60s");
+        Kubectl.Result refused = kubectl("drain", node, "--timeout=60s");
         assertEquals(1, refused.exit(), refused.out());
         assertTrue(refused.out().contains("node/" + node + " cordoned"), refused.out());
         assertTrue(refused.out().contains("cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): "
@@ -270,46 +265,16 @@ class KubectlDaemonSetTest {
         return text;
     }
 
-    private static String kubectlPath() {
-        for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File k = new File(p, "kubectl");
-            if (k.canExecute()) {
-                return k.getPath();
-            }
-        }
-        return null;
-    }
-
-    private Result kubectl(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(kubectlPath()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("HOME", dir.toString());
-        pb.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
-        Process p = pb.start();
-        if (!p.waitFor(150, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    private Kubectl.Result kubectl(String... args) throws Exception {
+        return new Kubectl(dir).run(args);
     }
 
     private String ok(String... args) throws Exception {
-        Result r = kubectl(args);
-        assertEquals(0, r.exit(), () -> "kubectl " + String.join(" ", args) + ":\n" + r.out());
-        return r.out();
+        return new Kubectl(dir).ok(args);
     }
 
     /** Runs the command until its output satisfies the condition (the cluster converges asynchronously). */
     private String until(Predicate<String> condition, String... args) throws Exception {
-        String last = "";
-        for (int i = 0; i < 600; i++) {
-            last = kubectl(args).out();
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("kubectl " + String.join(" ", args) + " never matched; last output:\n" + last);
+        return new Kubectl(dir).until(condition, args);
     }
 }

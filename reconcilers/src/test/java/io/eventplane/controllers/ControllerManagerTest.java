@@ -50,4 +50,14 @@ class ControllerManagerTest {
         assertEquals(defs.size(), defs.stream().map(ControllerManager.Definition::actor).distinct().count());
         assertEquals(defs.size(), defs.stream().map(ControllerManager.Definition::component).distinct().count());
     }
+
+    @Test
+    @DisplayName("CJ-17 CJ-X08 one CronJob controller, kube-controller-manager's current one by its name cronjob: no "
+            + "v1/v2 switch to select (the missed-times rule it follows is CJ-X09's choice)")
+    void oneCronJobController() {
+        assertEquals(List.of("cronjob"), ControllerManager.DEFINITIONS.stream().map(ControllerManager.Definition::name)
+                .filter(n -> n.contains("cron")).toList());
+        assertEquals(List.of("cronjob"), names("cronjob"));
+        assertThrows(IllegalArgumentException.class, () -> names("CronJobControllerV2"));
+    }
 }
