@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Predicate;
 
@@ -36,12 +37,12 @@ final class Api {
     }
 
     HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
-        return send("POST", path, "application/json", json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        return send("POST", path, "application/json", json.getBytes(StandardCharsets.UTF_8),
                 Duration.ofSeconds(60));
     }
 
     HttpResponse<String> patch(String path, String contentType, String body) throws IOException, InterruptedException {
-        return send("PATCH", path, contentType, body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        return send("PATCH", path, contentType, body.getBytes(StandardCharsets.UTF_8),
                 Duration.ofSeconds(60));
     }
 

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,6 +24,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -56,7 +60,7 @@ class ApiFuzzProperties {
     record Request(String method, String path, String contentType, byte[] body) {
         @Override
         public String toString() {
-            String text = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8);
+            String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
             return method + " " + path + " [" + contentType + "] " + Api.abbreviate(text);
         }
     }
@@ -183,7 +187,7 @@ class ApiFuzzProperties {
                     .replace("x", label.isEmpty() ? "x" : label.substring(0, 1)), value).toString());
             case TRUNCATE -> {
                 byte[] whole = FuzzInputs.utf8(tree.toString());
-                body = java.util.Arrays.copyOf(whole, at % whole.length);
+                body = Arrays.copyOf(whole, at % whole.length);
             }
             case BYTE_FLIP -> {
                 byte[] whole = FuzzInputs.utf8(tree.toString());
@@ -196,7 +200,7 @@ class ApiFuzzProperties {
                 : new Request("POST", base.collection(), "application/json", body);
     }
 
-    @Property(tries = 4000, shrinking = net.jqwik.api.ShrinkingMode.BOUNDED)
+    @Property(tries = 4000, shrinking = ShrinkingMode.BOUNDED)
     @Label("issue 20 item 5: mutated manifests of every kind: no 5xx, no hang, a refusal leaves the log unchanged")
     void mutatedManifestsAreAnsweredSafely(@ForAll("mutatedManifests") Request r) throws Exception {
         check(r);
@@ -257,7 +261,7 @@ class ApiFuzzProperties {
                 });
     }
 
-    @Property(tries = 3000, shrinking = net.jqwik.api.ShrinkingMode.BOUNDED)
+    @Property(tries = 3000, shrinking = ShrinkingMode.BOUNDED)
     @Label("issue 20 item 5: bad patches of each patch type: no 5xx, no hang, a refusal leaves the log unchanged")
     void badPatchesAreAnsweredSafely(@ForAll("badPatches") Request r) throws Exception {
         check(r);
@@ -280,7 +284,7 @@ class ApiFuzzProperties {
         return Combinators.combine(collections, params, selectors, Arbitraries.of("GET", "DELETE"),
                         Arbitraries.integers().between(0, 3))
                 .as((path, param, value, method, shape) -> {
-                    String encoded = java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+                    String encoded = URLEncoder.encode(value, StandardCharsets.UTF_8);
                     String query = switch (shape) {
                         case 0 -> "?" + param + "=" + encoded;
                         case 1 -> "?" + param + "=" + encoded + "&" + param + "=" + encoded;
@@ -297,7 +301,7 @@ class ApiFuzzProperties {
                 });
     }
 
-    @Property(tries = 2000, shrinking = net.jqwik.api.ShrinkingMode.BOUNDED)
+    @Property(tries = 2000, shrinking = ShrinkingMode.BOUNDED)
     @Label("issue 20 item 5: bad selectors and query parameters: no 5xx, no hang, the log unchanged")
     void badQueriesAreAnsweredSafely(@ForAll("badQueries") Request r) throws Exception {
         check(r);
@@ -321,7 +325,7 @@ class ApiFuzzProperties {
         });
     }
 
-    @Property(tries = 1000, shrinking = net.jqwik.api.ShrinkingMode.BOUNDED)
+    @Property(tries = 1000, shrinking = ShrinkingMode.BOUNDED)
     @Label("issue 20 item 5: valid bodies with wrong content types: no 5xx, no hang, a refusal leaves the log unchanged")
     void wrongContentTypesAreAnsweredSafely(@ForAll("wrongContentTypes") Request r) throws Exception {
         check(r);

@@ -13,11 +13,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +29,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -162,9 +168,9 @@ class SoakBenchmark {
         long heap = -1;
         Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                 Long.toString(pid), "GC.heap_info").redirectErrorStream(true).start();
-        String out = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         jcmd.waitFor();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(out);
+        Matcher m = Pattern.compile("used (\\d+)K").matcher(out);
         if (m.find()) {
             heap = Long.parseLong(m.group(1));
         }
@@ -195,7 +201,7 @@ class SoakBenchmark {
      * operator's) and are reported as MB per minute.
      */
     static void report(List<Sample> samples) {
-        Map<String, java.util.function.ToLongFunction<Sample>> metrics = new java.util.LinkedHashMap<>();
+        Map<String, ToLongFunction<Sample>> metrics = new LinkedHashMap<>();
         metrics.put("heap used (MB)", s -> s.heapUsedKb() / 1024);
         metrics.put("resident memory (MB)", s -> s.rssKb() / 1024);
         metrics.put("threads", Sample::threads);
@@ -205,7 +211,7 @@ class SoakBenchmark {
             long[] quarters = quarters(samples, e.getValue());
             boolean grows = quarters[1] * 1.1 < quarters[2] && quarters[2] * 1.1 < quarters[3];
             boolean jumped = quarters[3] > 1.5 * quarters[1];
-            Figures.report(CASE, e.getKey() + " by quarter", java.util.Arrays.toString(quarters)
+            Figures.report(CASE, e.getKey() + " by quarter", Arrays.toString(quarters)
                     + (grows ? " GROWS in every quarter" : jumped ? " ROSE by half after warm-up" : " bounded"));
         }
         if (samples.size() >= 2) {
@@ -218,7 +224,7 @@ class SoakBenchmark {
         }
     }
 
-    static long[] quarters(List<Sample> samples, java.util.function.ToLongFunction<Sample> metric) {
+    static long[] quarters(List<Sample> samples, ToLongFunction<Sample> metric) {
         long[] out = new long[4];
         int n = samples.size();
         if (n == 0) {
