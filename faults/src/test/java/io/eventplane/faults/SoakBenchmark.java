@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Test;
  * log's topic sizes are sampled; each is reported per quarter of the run with a verdict (bounded, or growing in every
  * quarter). Then an idle phase: whatever still writes to the command log with no one using the cluster is listed by
  * actor, verb and kind, with its rate (a periodic write that never stops is what this looks for).
- * <pre>./mvnw -B -pl faults -am verify -Psoak [-Dfaults.soak.minutes=30]</pre>
+ * <pre>./mvnw -B -pl faults -am verify -Psoak -Dtest=SoakBenchmark -Dsurefire.failIfNoSpecifiedTests=false [-Dfaults.soak.minutes=30]</pre>
  */
 @Tag("benchmark")
 class SoakBenchmark {
