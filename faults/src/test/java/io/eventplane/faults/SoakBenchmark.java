@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 20 item 6, a benchmark (never in the test run): {@code eventplane up} under churn for
- * {@code faults.soak.minutes} (30 by default): 50 pod creates and 50 deletes a second, a Deployment rolled out every
+ * {@code faults.soak.minutes} (30 by default): {@code faults.soak.rate} (50) pod creates and as many deletes a second, a Deployment rolled out every
  * minute, a node failed and recovered every few minutes. The process's heap floor, threads and open files and the
  * log's topic sizes are sampled; each is reported per quarter of the run with a verdict (bounded, or growing in every
  * quarter). Then an idle phase: whatever still writes to the command log with no one using the cluster is listed by
@@ -55,7 +55,8 @@ import org.junit.jupiter.api.Test;
 @Tag("benchmark")
 class SoakBenchmark {
     static final String CASE = "6 soak";
-    static final int CHURN_PER_SECOND = 50;
+    static final String JSON = "application/json";
+    static final String MERGE = "application/merge-patch+json";
     static final int LIVE_PODS = 500;
     static final Duration SAMPLE_EVERY = Duration.ofSeconds(10);
 
@@ -80,6 +81,7 @@ class SoakBenchmark {
     @DisplayName("issue 20 item 6: soak: churn, rollouts and node failures; heap, threads, files and topics sampled; idle writers listed")
     void soak() throws Exception {
         long minutes = Long.getLong("faults.soak.minutes", 30);
+        int rate = Integer.getInteger("faults.soak.rate", 50);
         int port = FreePorts.next();
         up = new ServiceProcesses("soak", Map.of());
         long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane", Map.of(),
@@ -102,21 +104,25 @@ class SoakBenchmark {
         long tick = System.nanoTime();
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.bootstrapServers()))) {
             while (System.currentTimeMillis() < end) {
-                // churn: a create and, once LIVE_PODS exist, a delete of the oldest, CHURN_PER_SECOND times a second
-                send("POST", api.base + "/api/v1/namespaces/default/pods", BrokerOutageTest.pod("churn-" + created));
+                // churn: a create and, once LIVE_PODS exist, a delete of the oldest, `rate` times a second
+                send("POST", api.base + "/api/v1/namespaces/default/pods", JSON, BrokerOutageTest.pod("churn-" + created));
                 if (created >= LIVE_PODS) {
-                    send("DELETE", api.base + "/api/v1/namespaces/default/pods/churn-" + (created - LIVE_PODS), null);
+                    send("DELETE", api.base + "/api/v1/namespaces/default/pods/churn-" + (created - LIVE_PODS), null,
+                            null);
                 }
                 created++;
                 long now = System.currentTimeMillis();
+                // rollouts and node failures are sent like the churn, never waited for: the pace holds whatever the API does
                 if (now >= nextRollout) {
-                    rollout.patchUntilAcknowledged(api, ++round);
+                    send("PATCH", api.base + Rollout.PATH, "application/strategic-merge-patch+json",
+                            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:"
+                                    + (++round) + "\"}]}}}}");
                     nextRollout = now + 60_000;
                 }
                 if (now >= nextNodeFailure) {
                     String node = failedNode == null ? "node-" + (1 + round % 4) : failedNode;
                     String state = failedNode == null ? "\"" + NodeFailure.FAILED + "\"" : "null";
-                    api.patch("/api/v1/nodes/" + node, "application/merge-patch+json",
+                    send("PATCH", api.base + "/api/v1/nodes/" + node, MERGE,
                             "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":" + state + "}}}");
                     failedNode = failedNode == null ? node : null;
                     nextNodeFailure = now + (failedNode == null ? 120_000 : 60_000);
@@ -125,27 +131,27 @@ class SoakBenchmark {
                     samples.add(sample(pid, admin, now - start, up.log("up")));
                     nextSample = now + SAMPLE_EVERY.toMillis();
                 }
-                tick += 1_000_000_000L / CHURN_PER_SECOND;
+                tick += 1_000_000_000L / rate;
                 long sleep = tick - System.nanoTime();
                 if (sleep > 0) {
                     Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
                 }
             }
             if (failedNode != null) {
-                api.patch("/api/v1/nodes/" + failedNode, "application/merge-patch+json",
+                send("PATCH", api.base + "/api/v1/nodes/" + failedNode, MERGE,
                         "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":null}}}");
             }
             report(samples);
             idleWriters(config, Duration.ofSeconds(Math.max(60, minutes * 6)));
-            Figures.report(CASE, "churn", minutes + " min, " + created + " pod creates, " + round
+            Figures.report(CASE, "churn", minutes + " min at " + rate + " creates/s, " + created + " pod creates, " + round
                     + " rollouts; answers by status (0: none within 30 s) " + new TreeMap<>(counts()));
         }
     }
 
-    private void send(String method, String url, String body) {
+    private void send(String method, String url, String contentType, String body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
-        if (body != null) {
-            b.header("Content-Type", "application/json");
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
         }
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
