@@ -28,6 +28,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
@@ -84,7 +87,9 @@ class SoakBenchmark {
         int rate = Integer.getInteger("faults.soak.rate", 50);
         int port = FreePorts.next();
         up = new ServiceProcesses("soak", Map.of());
-        long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane", Map.of(),
+        // its GC log: pauses long enough to stall the broker show there
+        long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane",
+                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + data.resolve("gc.log")),
                 "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "4").pid();
         Api api = new Api("http://127.0.0.1:" + port);
         api.awaitReady(Duration.ofMinutes(4));
@@ -142,7 +147,14 @@ class SoakBenchmark {
                         "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":null}}}");
             }
             report(samples);
-            idleWriters(config, Duration.ofSeconds(Math.max(60, minutes * 6)));
+            Figures.report(CASE, "samples the broker did not answer in time", samples.stream()
+                    .filter(x -> x.topicBytes().containsKey("(no answer)")).count() + " of " + samples.size());
+            gcPauses(data.resolve("gc.log"));
+            try {
+                idleWriters(config, Duration.ofSeconds(Math.max(60, minutes * 6)));
+            } catch (RuntimeException e) {
+                Figures.report(CASE, "idle phase", "the log could not be read: " + e);
+            }
             Figures.report(CASE, "churn", minutes + " min at " + rate + " creates/s, " + created + " pod creates, " + round
                     + " rollouts; answers by status (0: none within 30 s) " + new TreeMap<>(counts()));
         }
@@ -194,9 +206,15 @@ class SoakBenchmark {
             files = fds.count();
         }
         Map<String, Long> topics = new TreeMap<>();
-        Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(List.of(1)).allDescriptions().get();
-        dirs.values().forEach(byDir -> byDir.values().forEach(d -> d.replicaInfos().forEach((tp, info) ->
-                topics.merge(tp.topic(), info.size(), Long::sum))));
+        try {
+            Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(List.of(1)).allDescriptions()
+                    .get(20, TimeUnit.SECONDS);
+            dirs.values().forEach(byDir -> byDir.values().forEach(d -> d.replicaInfos().forEach((tp, info) ->
+                    topics.merge(tp.topic(), info.size(), Long::sum))));
+        } catch (ExecutionException | TimeoutException e) {
+            // the broker too busy to answer in time: this sample has no topic sizes (a figure in itself)
+            topics.put("(no answer)", 1L);
+        }
         return new Sample(atMillis, heap, threads, files, rss, Files.size(log) / 1024, topics);
     }
 
@@ -244,6 +262,27 @@ class SoakBenchmark {
             }
         }
         return out;
+    }
+
+    /** The cluster process's GC pauses: how many, the longest, and their total. */
+    static void gcPauses(Path gcLog) throws IOException {
+        if (!Files.exists(gcLog)) {
+            return;
+        }
+        Pattern pause = Pattern.compile("Pause (\\w+).* (\\d+\\.\\d+)ms$");
+        Map<String, double[]> byKind = new TreeMap<>();
+        for (String line : Files.readAllLines(gcLog)) {
+            Matcher m = pause.matcher(line);
+            if (m.find()) {
+                double ms = Double.parseDouble(m.group(2));
+                double[] t = byKind.computeIfAbsent(m.group(1), k -> new double[3]);
+                t[0]++;
+                t[1] = Math.max(t[1], ms);
+                t[2] += ms;
+            }
+        }
+        byKind.forEach((kind, t) -> Figures.report(CASE, "GC pauses " + kind, String.format(Locale.ROOT,
+                "%d, longest %.0f ms, total %.1f s", (long) t[0], t[1], t[2] / 1000)));
     }
 
     /** With nobody using the cluster for {@code idle}: the commands still sent, by actor, verb and kind, per minute. */
