@@ -87,9 +87,10 @@ class SoakBenchmark {
         int rate = Integer.getInteger("faults.soak.rate", 50);
         int port = FreePorts.next();
         up = new ServiceProcesses("soak", Map.of());
-        // its GC log: pauses long enough to stall the broker show there
+        // GC logs (one per process: the registry child inherits the option): pauses that stall the broker show there
+        Path gcLogs = Files.createDirectories(data.resolveSibling(data.getFileName() + "-gc"));
         long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane",
-                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + data.resolve("gc.log")),
+                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + gcLogs.resolve("gc-%p.log")),
                 "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "4").pid();
         Api api = new Api("http://127.0.0.1:" + port);
         api.awaitReady(Duration.ofMinutes(4));
@@ -149,7 +150,7 @@ class SoakBenchmark {
             report(samples);
             Figures.report(CASE, "samples the broker did not answer in time", samples.stream()
                     .filter(x -> x.topicBytes().containsKey("(no answer)")).count() + " of " + samples.size());
-            gcPauses(data.resolve("gc.log"));
+            gcPauses(gcLogs.resolve("gc-" + pid + ".log"));
             try {
                 idleWriters(config, Duration.ofSeconds(Math.max(60, minutes * 6)));
             } catch (RuntimeException e) {
