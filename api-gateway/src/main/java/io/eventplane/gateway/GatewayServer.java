@@ -71,12 +71,23 @@ public final class GatewayServer implements AutoCloseable {
      * @param bindHost the address to bind ({@code 127.0.0.1}, {@code 0.0.0.0})
      */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost) {
-        return start(config, port, bindHost, ServiceNetwork.fromEnvironment());
+        return start(config, port, bindHost, ServiceNetwork.fromEnvironment(), Map.of());
     }
 
     /** As {@link #start(EventplaneConfig, int, String)}, allocating Services' IPs and ports from {@code network}. */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network) {
+        return start(config, port, bindHost, network, Map.of());
+    }
+
+    /**
+     * As {@link #start(EventplaneConfig, int, String, ServiceNetwork)}, with readiness checks in place before the
+     * first request is served, so that {@code /readyz} never answers ready before what its starter waits for (the
+     * launcher's startup).
+     */
+    public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network,
+                                      Map<String, BooleanSupplier> checks) {
         GatewayServer g = new GatewayServer();
+        checks.forEach(g.readiness::add);
         try {
             g.doStart(config, port, bindHost, network);
             return g;

@@ -2,6 +2,7 @@ package io.eventplane.client;
 
 import io.eventplane.core.Keys;
 import io.eventplane.log.Command;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +21,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * small, and setting up lz4 for each cost more CPU than it saved.
  */
 public final class CommandSender implements AutoCloseable {
+    /** The longest {@link #send} blocks its caller when the log is unreachable. */
+    public static final Duration MAX_BLOCK = Duration.ofSeconds(5);
     private static final Map<String, Shared> PRODUCERS = new HashMap<>();
     private final String sharedKey;
     private final Shared shared;
@@ -59,6 +62,10 @@ public final class CommandSender implements AutoCloseable {
                 props.put(ProducerConfig.ACKS_CONFIG, "all");
                 props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
                 props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+                // send() blocks its caller while the producer has no metadata (a restarted broker: the client
+                // re-bootstraps and forgets it), 60 s by default: far past any request's timeout. Fail sooner: the
+                // caller answers 503 (the gateway) or retries (controllers).
+                props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) MAX_BLOCK.toMillis());
                 s = new Shared(new KafkaProducer<>(props, new StringSerializer(),
                         LogSerdes.commands(config).serializer()));
                 if (share) {

@@ -39,6 +39,8 @@ public final class Requests {
         String id = command.getEnvelope().getRequestId();
         CompletableFuture<ObjectChanged> change = view.awaitRequest(id);
         CompletableFuture<CommandOutcome> outcome = outcomes.await(id);
+        // send() may block (the log unreachable, up to CommandSender.MAX_BLOCK): that time counts against the timeout
+        long started = System.nanoTime();
         sender.send(command).whenComplete((md, e) -> {
             if (e != null) {
                 outcome.completeExceptionally(e);
@@ -57,7 +59,8 @@ public final class Requests {
             return view.awaitVersion(key, o.getResourceVersion())
                     .thenApply(v -> new Result(o, view.get(key).orElse(null)));
         });
-        return result.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((r, e) -> {
+        long left = Math.max(1, timeout.toMillis() - (System.nanoTime() - started) / 1_000_000);
+        return result.orTimeout(left, TimeUnit.MILLISECONDS).whenComplete((r, e) -> {
             if (e != null) {
                 outcomes.forget(id);
                 view.forgetRequest(id);

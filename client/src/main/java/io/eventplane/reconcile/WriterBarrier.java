@@ -61,6 +61,11 @@ final class WriterBarrier implements AutoCloseable {
             props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             offsets = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            // Assigned (never polled): asked for the end of a partition it does not own, a read_committed consumer
+            // logs a warning each time; controllers ask several times a second, so the log would grow without bound.
+            List<TopicPartition> all = new ArrayList<>(events);
+            all.addAll(commands);
+            offsets.assign(all);
         }
         return offsets;
     }

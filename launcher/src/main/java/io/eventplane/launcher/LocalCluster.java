@@ -41,6 +41,7 @@ final class LocalCluster implements AutoCloseable {
     private ApicurioRegistry registry;
     private GatewayServer gateway;
     private EventplaneConfig config;
+    private final java.util.concurrent.atomic.AtomicBoolean startupDone = new java.util.concurrent.atomic.AtomicBoolean();
 
     LocalCluster(Settings settings, PrintStream out) {
         this.settings = settings;
@@ -67,7 +68,9 @@ final class LocalCluster implements AutoCloseable {
         await("writer", writer::isReady, Duration.ofSeconds(60));
         step("single writer (Kafka Streams, exactly_once_v2) running");
 
-        gateway = GatewayServer.start(config, settings.port(), settings.bindHost());
+        // Ready only once start() is done: scripts poll /readyz and then read the kubeconfig and the banner's files.
+        gateway = GatewayServer.start(config, settings.port(), settings.bindHost(),
+                io.eventplane.gateway.alloc.ServiceNetwork.fromEnvironment(), java.util.Map.of("startup", startupDone::get));
         running.push(gateway);
         gateway.addReadinessCheck("kafka", kafka::isRunning);
         gateway.addReadinessCheck("registry", registry::isRunning);
@@ -99,6 +102,7 @@ final class LocalCluster implements AutoCloseable {
 
         Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
         Connection.write(data.resolve(Connection.FILE), config);
+        startupDone.set(true);
     }
 
     /** The writer's longest transaction under load ({@code EVENTPLANE_COMMIT_INTERVAL_MS}, see WriterService). */

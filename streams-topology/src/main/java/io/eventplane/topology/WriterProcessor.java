@@ -1,5 +1,6 @@
 package io.eventplane.topology;
 
+import io.eventplane.client.log.DeadLetter;
 import io.eventplane.core.Keys;
 import io.eventplane.core.ResourceVersions;
 import io.eventplane.core.decide.Decision;
@@ -8,8 +9,10 @@ import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
 import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -20,7 +23,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The thin shell around {@link ObjectDecider}: read state, decide, write the change, the state and the outcome. */
+/**
+ * The thin shell around {@link ObjectDecider}: read state, decide, write the change, the state and the outcome. A
+ * command it cannot apply (the decision threw, or the change would not fit in the log) is answered with an error and
+ * copied to the dead-letter topic with the reason; it never stops the partition.
+ */
 final class WriterProcessor implements Processor<String, Command, String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(WriterProcessor.class);
     private final ObjectDecider decider;
@@ -29,11 +36,21 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private ProcessorContext<String, Object> context;
     private final String eventsTopic;
     private final Serde<ObjectChanged> changes;
+    private final Serde<Command> commands;
     private KeyValueStore<String, byte[]> store;
     /** At most one early commit per tick: a steady stream of fresh commands shares commits this long. */
     static final long TICK_MS = 20;
     private long lastEarlyCommit;
     private boolean freshUncommitted;
+    /**
+     * The largest change the writer appends. The broker refuses records over its max.message.bytes (1 MiB + 12 by
+     * default, the events topic and the store's changelog alike); a refused record aborts the transaction, and the
+     * command would be retried and refused forever, blocking the partition. This leaves room for the batch and record
+     * headers. (Kubernetes' own limit on an object in etcd is 1.5 MiB.)
+     */
+    static final int MAX_CHANGE_BYTES = 1_000_000;
+    /** Dead letters keep the command itself only below this size (the dead-letter topic has the same 1 MiB limit). */
+    static final int MAX_DEAD_LETTER_VALUE = 256 * 1024;
 
     /**
      * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit, at once or
@@ -41,9 +58,10 @@ final class WriterProcessor implements Processor<String, Command, String, Object
      *                every commit.interval.ms)
      */
     WriterProcessor(ObjectDecider decider, int partitions, long freshMs, String eventsTopic,
-                    Serde<ObjectChanged> changes) {
+                    Serde<ObjectChanged> changes, Serde<Command> commands) {
         this.eventsTopic = eventsTopic;
         this.changes = changes;
+        this.commands = commands;
         this.decider = decider;
         this.partitions = partitions;
         this.freshMs = freshMs;
@@ -72,29 +90,43 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         long position = ResourceVersions.of(md.partition(), md.offset(), partitions);
         String key = Keys.of(command.getKind(), command.getNamespace(), command.getName());
         Decision decision;
+        byte[] bytes = null;
         if (!key.equals(record.key())) {
-            decision = new Decision(java.util.Optional.empty(), rejected(command,
+            decision = new Decision(java.util.Optional.empty(), rejected(command, 500, "InternalError",
                     "record key \"" + record.key() + "\" does not match the command's object " + key));
+            deadLetter(record, command, "KeyMismatch", decision.outcome());
         } else {
             try {
                 byte[] stored = store.get(key);
                 ObjectChanged current = stored == null ? null : changes.deserializer().deserialize(eventsTopic, stored);
                 decision = decider.decide(command, current, position);
+                bytes = decision.change().map(change -> changes.serializer().serialize(eventsTopic, change))
+                        .orElse(null);
             } catch (RuntimeException e) {
                 // A bug must not stop the partition: reject the command, say why, keep going.
                 LOG.error("deciding {} {} failed", command.getVerb(), key, e);
-                decision = new Decision(java.util.Optional.empty(), rejected(command, "internal error: " + e));
+                decision = new Decision(java.util.Optional.empty(), rejected(command, 500, "InternalError",
+                        "internal error: " + e));
+                deadLetter(record, command, e.getClass().getName(), decision.outcome());
             }
         }
-        decision.change().ifPresent(change -> {
-            byte[] bytes = changes.serializer().serialize(eventsTopic, change);
-            if (change.getType() == ChangeType.DELETED) {
+        if (bytes != null && bytes.length + key.length() > MAX_CHANGE_BYTES) {
+            LOG.warn("{} {}: the change would be {} bytes, over the log's limit of {}; rejected", command.getVerb(),
+                    key, bytes.length, MAX_CHANGE_BYTES);
+            decision = new Decision(java.util.Optional.empty(), rejected(command, 413, "RequestEntityTooLarge",
+                    "Request entity too large: the object would be stored as " + bytes.length
+                            + " bytes, more than the limit of " + MAX_CHANGE_BYTES));
+            deadLetter(record, command, "RecordTooLarge", decision.outcome());
+            bytes = null;
+        }
+        if (bytes != null) {
+            if (decision.change().get().getType() == ChangeType.DELETED) {
                 store.delete(key);
             } else {
                 store.put(key, bytes);
             }
             context.forward(record.withValue((Object) bytes), WriterTopology.EVENTS_SINK);
-        });
+        }
         CommandOutcome outcome = decision.outcome();
         context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),
                 WriterTopology.OUTCOMES_SINK);
@@ -116,15 +148,39 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         freshUncommitted = false;
     }
 
-    private static CommandOutcome rejected(Command command, String message) {
+    /**
+     * The command, with the reason in headers (Kafka Streams' header names), to the dead-letter topic. The record goes
+     * out in the same transaction as the outcome that answers its sender.
+     */
+    private void deadLetter(Record<String, Command> record, Command command, String exception, CommandOutcome outcome) {
+        RecordMetadata md = context.recordMetadata().orElseThrow();
+        byte[] value = commands.serializer().serialize(md.topic(), command);
+        RecordHeaders headers = new RecordHeaders();
+        header(headers, DeadLetter.EXCEPTION, exception);
+        header(headers, DeadLetter.MESSAGE, outcome.getMessage());
+        header(headers, DeadLetter.TOPIC, md.topic());
+        header(headers, DeadLetter.PARTITION, Integer.toString(md.partition()));
+        header(headers, DeadLetter.OFFSET, Long.toString(md.offset()));
+        header(headers, DeadLetter.CODE, Integer.toString(outcome.getCode()));
+        header(headers, DeadLetter.REASON, outcome.getReason());
+        header(headers, DeadLetter.REQUEST_ID, command.getEnvelope().getRequestId());
+        context.forward(new Record<>(record.key(), (Object) (value.length > MAX_DEAD_LETTER_VALUE ? null : value),
+                record.timestamp(), headers), WriterTopology.DEAD_LETTERS_SINK);
+    }
+
+    private static void header(RecordHeaders headers, String name, String value) {
+        headers.add(name, (value == null ? "" : value).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static CommandOutcome rejected(Command command, int code, String reason, String message) {
         return CommandOutcome.newBuilder()
                 .setEnvelope(command.getEnvelope())
                 .setKind(command.getKind())
                 .setNamespace(command.getNamespace())
                 .setName(command.getName())
                 .setAccepted(false)
-                .setCode(500)
-                .setReason("InternalError")
+                .setCode(code)
+                .setReason(reason)
                 .setMessage(message)
                 .setCauses(List.of())
                 .build();

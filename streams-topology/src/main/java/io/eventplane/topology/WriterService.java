@@ -12,7 +12,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +35,11 @@ public final class WriterService implements AutoCloseable {
      * @param commitIntervalMs the longest a transaction stays open while the writer works through a backlog
      */
     public WriterService(EventplaneConfig config, Path stateDir, long commitIntervalMs) {
+        this(config, stateDir, commitIntervalMs, new ObjectDecider(RulesRegistry.standard()));
+    }
+
+    /** A writer deciding with {@code decider} (the fault suite's writer has rules that throw on purpose). */
+    public WriterService(EventplaneConfig config, Path stateDir, long commitIntervalMs, ObjectDecider decider) {
         TopicSetup.ensureTopics(config);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.writerGroup());
@@ -46,7 +50,7 @@ public final class WriterService implements AutoCloseable {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Integer.parseInt(
                 EventplaneConfig.setting("EVENTPLANE_REPLICATION_FACTOR", "1")));
-        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, WriterDeserializationHandler.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
         p.put("processing.exception.handler.global.enabled", true);
         p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetters());
@@ -76,7 +80,6 @@ public final class WriterService implements AutoCloseable {
                 p.put(k.toString().substring("eventplane.streams.".length()), v);
             }
         });
-        ObjectDecider decider = new ObjectDecider(RulesRegistry.standard());
         WriterTopology.Serdes3 serdes = new WriterTopology.Serdes3(LogSerdes.commands(config),
                 LogSerdes.changes(config), LogSerdes.outcomes(config));
         streams = new KafkaStreams(

@@ -22,6 +22,7 @@ public final class WriterTopology {
     public static final String PROCESSOR = "decide";
     public static final String EVENTS_SINK = "events-sink";
     public static final String OUTCOMES_SINK = "outcomes-sink";
+    public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
 
     private WriterTopology() {
     }
@@ -38,7 +39,7 @@ public final class WriterTopology {
         Topology t = new Topology();
         t.addSource(SOURCE, Serdes.String().deserializer(), serdes.commands().deserializer(), topics.commands());
         t.addProcessor(PROCESSOR, () -> new WriterProcessor(decider, partitions, freshMs, topics.events(),
-                serdes.changes()), SOURCE);
+                serdes.changes(), serdes.commands()), SOURCE);
         // The store keeps each object's latest change as the bytes appended to the log (Confluent wire format): one
         // serialization serves the store, its changelog and the event log.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
@@ -47,6 +48,10 @@ public final class WriterTopology {
                 PROCESSOR);
         t.addSink(OUTCOMES_SINK, topics.outcomes(), Serdes.String().serializer(), serdes.outcomes().serializer(),
                 PROCESSOR);
+        // Commands the writer read but could not apply, with the reason (those it could not read go there too, by
+        // Kafka Streams' deserialization handler).
+        t.addSink(DEAD_LETTERS_SINK, topics.deadLetters(), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(), PROCESSOR);
         return t;
     }
 }

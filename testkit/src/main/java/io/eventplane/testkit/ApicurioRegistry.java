@@ -34,6 +34,8 @@ public final class ApicurioRegistry implements AutoCloseable {
     private static final String CCOMPAT_PATH = "/apis/ccompat/v7";
     private static final int PORT_RACE_ATTEMPTS = 3;
     private static final int LOG_TAIL_LINES = 40;
+    /** In a work directory that outlives the process: the registry's pid, to stop a registry orphaned by a kill -9. */
+    private static final String PID_FILE = "registry.pid";
 
     private final Builder options;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -70,6 +72,7 @@ public final class ApicurioRegistry implements AutoCloseable {
                 ? options.distribution : ApicurioDistribution.ensureExtracted();
         JdkLocator.Jdk jdk = resolveJdk(distribution);
         prepareWorkDir();
+        stopLeftOver(distribution);
         boolean randomPorts = options.port == 0 || options.managementPort == 0;
         for (int attempt = 1; ; attempt++) {
             port = options.port != 0 ? options.port : FreePorts.next();
@@ -195,9 +198,41 @@ public final class ApicurioRegistry implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
+        if (!ownsWorkDir) {
+            try {
+                Files.writeString(workDir.resolve(PID_FILE), Long.toString(process.pid()), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                LOG.warn("cannot write {}: {}", workDir.resolve(PID_FILE), e.toString());
+            }
+        }
         if (shutdownHook == null) {
             shutdownHook = new Thread(this::destroyProcess, "apicurio-registry-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
+    }
+
+    /**
+     * A registry started from this work directory by a process that was killed (kill -9 runs no shutdown hook) is
+     * still running, an orphan bound to its old ports and broker: stop it, so that restarts do not pile them up.
+     */
+    private void stopLeftOver(ApicurioDistribution distribution) {
+        Path pidFile = workDir.resolve(PID_FILE);
+        if (ownsWorkDir || !Files.exists(pidFile)) {
+            return;
+        }
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).trim());
+            String jar = distribution.runJar().toString();
+            ProcessHandle.of(pid)
+                    .filter(h -> h.info().commandLine().map(c -> c.contains(jar)).orElse(false))
+                    .ifPresent(h -> {
+                        LOG.warn("stopping the registry (pid {}) left running by a process that was killed", pid);
+                        h.destroyForcibly();
+                        h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+                    });
+            Files.deleteIfExists(pidFile);
+        } catch (IOException | NumberFormatException e) {
+            LOG.warn("cannot read {}: {}", pidFile, e.toString());
         }
     }
 

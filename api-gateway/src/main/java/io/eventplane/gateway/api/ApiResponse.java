@@ -46,8 +46,27 @@ public record ApiResponse(int status, String contentType, byte[] body, List<Map.
     /** Adds one {@code Warning: 299 - "..."} header per warning, as kube-apiserver reports field warnings. */
     public ApiResponse withWarnings(List<String> warnings) {
         for (String w : warnings) {
-            withHeader("Warning", "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+            withHeader("Warning", "299 - \"" + quoted(w) + "\"");
         }
         return this;
+    }
+
+    /**
+     * A warning's text as a header's quoted string: backslash and quote escaped, and every character a header cannot
+     * carry (controls, non-ASCII; a field name in the request can hold any) as {@code \\uXXXX}.
+     */
+    static String quoted(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' || c == '"') {
+                b.append('\\').append(c);
+            } else if (c < 0x20 || c > 0x7e) {
+                b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 }

@@ -29,6 +29,7 @@ public final class ApiRouter {
     private static final Logger LOG = LoggerFactory.getLogger(ApiRouter.class);
     /** Outcomes that are ordinary answers, not problems worth a warning. */
     private static final Set<String> QUIET_REASONS = Set.of("NotFound", "AlreadyExists", "Conflict");
+    private static final String RETRY_AFTER_SECONDS = "1";
 
     private final ReadHandler reads;
     private final WriteHandler writes;
@@ -75,7 +76,9 @@ public final class ApiRouter {
             } else {
                 LOG.warn("{} {} -> {} {}: {}", request.method(), request.path(), s.code(), s.reason(), s.message());
             }
-            return ApiResponse.status(s);
+            ApiResponse answer = ApiResponse.status(s);
+            // Unavailable or timed out (the log or the writer is away): tell clients when to try again.
+            return s.code() == 503 || s.code() == 504 ? answer.withHeader("Retry-After", RETRY_AFTER_SECONDS) : answer;
         } catch (RuntimeException e) {
             LOG.warn("{} {} failed", request.method(), request.path(), e);
             return ApiResponse.status(Statuses.internal(e.getClass().getSimpleName()

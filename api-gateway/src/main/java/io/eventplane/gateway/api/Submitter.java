@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,8 @@ final class Submitter {
     private static final Logger LOG = LoggerFactory.getLogger(Submitter.class);
     /** The writer's own decision function: a dry run (dryRun=All) is decided here, exactly, and never written. */
     private static final ObjectDecider DECIDER = new ObjectDecider(RulesRegistry.standard());
+    /** The producer's max.request.size: the largest command record the gateway can send. */
+    private static final long COMMAND_LIMIT = 1024 * 1024;
     private final Backend backend;
 
     Submitter(Backend backend) {
@@ -135,6 +138,10 @@ final class Submitter {
                     LOG.warn("no verdict on {} {} {}/{} within {} (request {})", command.getVerb(), kind.kind(),
                             command.getNamespace(), command.getName(), timeout, command.getEnvelope().getRequestId());
                     throw new ApiException(Statuses.timeout());
+                }
+                if (e.getCause() instanceof RecordTooLargeException) {
+                    // The command does not fit in a record of the command log: the object is too large.
+                    throw new ApiException(Statuses.tooLarge(COMMAND_LIMIT));
                 }
                 LOG.warn("cannot submit {} {} {}/{}: {}", command.getVerb(), kind.kind(), command.getNamespace(),
                         command.getName(), String.valueOf(e.getCause()));

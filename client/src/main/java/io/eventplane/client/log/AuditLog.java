@@ -12,9 +12,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Answers audit queries from the log itself. Accepted mutations are the event log's changes, each with the state of
@@ -38,6 +43,7 @@ public final class AuditLog {
         List<AuditEntry> entries = new ArrayList<>();
         acceptedInto(q, entries);
         rejectedInto(q, entries);
+        deadLettersInto(q, entries);
         attachRequests(q, entries);
         entries.removeIf(e -> !q.matches(e));
         entries.sort(Comparator.comparing(AuditEntry::time).thenComparingLong(AuditEntry::resourceVersion));
@@ -94,17 +100,62 @@ public final class AuditLog {
         }
     }
 
+    /**
+     * Records of the dead-letter topic that no outcome answered: commands the writer could not read at all (garbage
+     * bytes, an unknown schema id). Those it read but could not apply are already there as rejected outcomes.
+     */
+    private void deadLettersInto(AuditQuery q, List<AuditEntry> out) {
+        if ("accepted".equals(q.outcome())) {
+            return;
+        }
+        Set<String> answered = new HashSet<>();
+        out.forEach(e -> answered.add(e.requestId()));
+        LogReader<byte[]> reader = new LogReader<>(config, config.topics().deadLetters(),
+                new ByteArrayDeserializer());
+        LogReader.Handler<byte[]> handler = r -> {
+            DeadLetter d = DeadLetter.of(r);
+            if (!d.requestId().isEmpty() && answered.contains(d.requestId())) {
+                return true;
+            }
+            String[] key = d.key().split("/", 3);
+            String kind = key.length == 3 ? key[0] : "";
+            String namespace = key.length == 3 ? key[1] : "";
+            String name = key.length == 3 ? key[2] : d.key();
+            if (q.inTime(d.time()) && q.matchesObject(kind, namespace, name)) {
+                out.add(new AuditEntry(d.time(), "", d.requestId(), null, "", kind, namespace, name, false, d.code(),
+                        d.reason(), "dead-lettered (" + d.sourceTopic() + "@" + d.sourceOffset() + "): "
+                        + d.message(), "", 0, null, null, null));
+            }
+            return true;
+        };
+        if (q.since() == null) {
+            reader.readAll(handler);
+        } else {
+            reader.readFrom(q.since().minus(SLACK).toEpochMilli(), handler);
+        }
+    }
+
     /** Joins each entry with its command (the request), which also gives rejected entries their verb. */
     private void attachRequests(AuditQuery q, List<AuditEntry> entries) {
         Map<String, Integer> wanted = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
-            wanted.put(entries.get(i).requestId(), i);
+            if (entries.get(i).requestId() != null && !entries.get(i).requestId().isEmpty()) {
+                wanted.put(entries.get(i).requestId(), i);
+            }
         }
         if (wanted.isEmpty()) {
             return;
         }
-        LogReader<Command> reader = new LogReader<>(config, config.topics().commands(),
-                LogSerdes.commands(config).deserializer());
+        // The command log may hold poison records (they are in the dead letters): skip them, not the whole audit.
+        Deserializer<Command> strict = LogSerdes.commands(config).deserializer();
+        Deserializer<Command> lenient = (topic, data) -> {
+            try {
+                return strict.deserialize(topic, data);
+            } catch (SerializationException e) {
+                return null;
+            }
+        };
+        LogReader<Command> reader = new LogReader<>(config, config.topics().commands(), lenient);
         Map<String, Command> found = new HashMap<>();
         LogReader.Handler<Command> handler = r -> {
             Command c = r.value();

@@ -1,0 +1,113 @@
+package io.eventplane.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.core.Keys;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.FreePorts;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 20 item 2: {@code eventplane up} (everything in one process: broker, writer, gateway, scheduler, node-sim,
+ * controllers; the registry a child process) is killed with SIGKILL mid-rollout and started again on the same data
+ * directory. The rollout converges with the same promises as a single service's kill. Item 7 on the way: at the
+ * moment {@code /readyz} first answers 200, the kubeconfig and the connection file the banner names exist.
+ */
+class WholeClusterKillTest {
+    static final String CASE = "2 kill -9 of eventplane up";
+    static final int REPLICAS = Figures.LONG ? 100 : 30;
+    static final Duration START = Duration.ofMinutes(4);
+
+    final Path data = Path.of("target", "up-" + UUID.randomUUID()).toAbsolutePath();
+    final List<ProcessHandle> orphans = new ArrayList<>();
+    ServiceProcesses up;
+
+    @AfterEach
+    void stop() {
+        if (up != null) {
+            up.close();
+        }
+        orphans.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Polls {@code /readyz} until 200; then the files the banner names must be there already. */
+    Duration awaitReadyWithFiles(Api api, List<String> failures, String when) throws InterruptedException {
+        long t0 = System.nanoTime();
+        api.awaitReady(START);
+        for (String file : List.of("kubeconfig", "connection.properties")) {
+            if (!Files.exists(data.resolve(file))) {
+                failures.add(when + ": /readyz answered 200 before " + file + " existed");
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    @Test
+    @DisplayName("issue 20 items 2 and 7: kill -9 of the single-process cluster mid-rollout, restarted on the same data directory: the rollout converges, nothing acknowledged lost or applied twice; /readyz only once the kubeconfig exists")
+    void killWholeClusterMidRollout() throws Exception {
+        int port = FreePorts.next();
+        up = new ServiceProcesses("eventplane-up", Map.of());
+        up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane", Map.of(),
+                "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "2");
+        Api api = new Api("http://127.0.0.1:" + port);
+        List<String> failures = new ArrayList<>();
+        Figures.report(CASE, "first start ready in", Figures.seconds(awaitReadyWithFiles(api, failures, "first start")));
+
+        Rollout rollout = new Rollout(REPLICAS);
+        List<String> acknowledged = new ArrayList<>();
+        HttpResponse<String> created = api.post("/apis/apps/v1/namespaces/default/deployments", rollout.deployment());
+        assertEquals(201, created.statusCode(), created.body());
+        acknowledged.add(Keys.of("Deployment", "default", "web") + "@" + Rollout.rv(created.body()));
+        rollout.awaitRolledOut(api);
+
+        LoadGenerator background = new LoadGenerator(api, 20, "bg");
+        HttpResponse<String> patched = rollout.patchUntilAcknowledged(api, 1);
+        acknowledged.add(Keys.of("Deployment", "default", "web") + "@" + Rollout.rv(patched.body()));
+        String progress = rollout.awaitMidRollout(api);
+
+        // kill -9 of the launcher alone: its registry child lives on as an orphan, as it would
+        orphans.addAll(up.killAlone("up"));
+        long killed = System.nanoTime();
+        Files.deleteIfExists(data.resolve("kubeconfig"));
+        Files.deleteIfExists(data.resolve("connection.properties"));
+        up.restart("up");
+        Duration restart = awaitReadyWithFiles(api, failures, "restart");
+        rollout.awaitRolledOut(api);
+        long converged = System.nanoTime();
+        Figures.report(CASE, "killed at " + progress + ": ready again after", Figures.seconds(restart));
+        Figures.report(CASE, "rollout converged after the kill in", Figures.seconds(converged - killed));
+        rollout.checkPods(api, failures, "eventplane up");
+        long orphansLeft = orphans.stream().filter(ProcessHandle::isAlive).count();
+        Figures.report(CASE, "processes of the killed launcher still running after the restart", orphansLeft);
+        List<LoadGenerator.Answer> answers = background.stop();
+
+        Promises.check(CASE, connection(), api, acknowledged, answers, failures);
+        assertEquals(0, orphansLeft, "the restart stopped the registry the killed launcher left behind");
+        assertTrue(restart.compareTo(START) < 0);
+    }
+
+    /** How to reach the log, from the file {@code eventplane up} writes. */
+    EventplaneConfig connection() throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(data.resolve("connection.properties"))) {
+            p.load(r);
+        }
+        return new EventplaneConfig(p.getProperty("bootstrap"), p.getProperty("registry"),
+                new Topics(p.getProperty("topic-prefix")), Integer.parseInt(p.getProperty("partitions")));
+    }
+}

@@ -1,0 +1,58 @@
+package io.eventplane.faults;
+
+import io.eventplane.client.EventplaneConfig;
+import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.core.decide.RulesRegistry;
+import io.eventplane.gateway.GatewayServer;
+import io.eventplane.schemas.Topics;
+import io.eventplane.testkit.SharedCluster;
+import io.eventplane.topology.WriterService;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+
+/** The writer and one gateway in this JVM, on fresh topics of the JVM's shared broker and registry. */
+final class WriterAndGateway implements AutoCloseable {
+    final EventplaneConfig config;
+    final WriterService writer;
+    final GatewayServer gateway;
+    final Api api;
+
+    private WriterAndGateway(EventplaneConfig config, WriterService writer, GatewayServer gateway) {
+        this.config = config;
+        this.writer = writer;
+        this.gateway = gateway;
+        this.api = new Api(gateway.url());
+    }
+
+    static WriterAndGateway start(String name, ObjectDecider decider) throws InterruptedException {
+        return start(name, decider, 200);
+    }
+
+    /** As the other start, with the writer's transaction commit interval (short: many writes, each awaited). */
+    static WriterAndGateway start(String name, ObjectDecider decider, long commitIntervalMs)
+            throws InterruptedException {
+        SharedCluster cluster = SharedCluster.get().startAll();
+        String prefix = SharedCluster.uniqueName(name);
+        EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
+                new Topics(prefix), 1);
+        WriterService writer = new WriterService(config, Path.of("target", "writer-" + UUID.randomUUID()), commitIntervalMs,
+                decider == null ? new ObjectDecider(RulesRegistry.standard()) : decider).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!writer.isReady()) {
+            if (System.nanoTime() > deadline) {
+                writer.close();
+                throw new IllegalStateException("the writer did not start");
+            }
+            Thread.sleep(50);
+        }
+        GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");
+        return new WriterAndGateway(config, writer, gateway);
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+        writer.close();
+    }
+}
