@@ -58,7 +58,7 @@ public final class ConsoleRouter {
         this.config = config;
         this.clock = clock;
         this.live = new LiveState(view, clock, feed::changed);
-        this.past = new PastStates(config);
+        this.past = new PastStates(config, live::filledRows);
         this.history = new ChangeHistory(config);
         this.reports = new LoadTestReports(loadTestReports);
     }
@@ -167,8 +167,9 @@ public final class ConsoleRouter {
     private ClusterState state(ApiRequest request) {
         String asOf = ClusterQueries.blankToNull(request.param("asOf"));
         try {
+            ClusterState current = live.ready(); // a past state shares the rows of objects unchanged since
             if (asOf == null) {
-                return live.ready();
+                return current;
             }
             if (asOf.matches("[0-9]+(\\.[0-9]+)*")) {
                 long[] position;

@@ -50,52 +50,103 @@ public final class ClusterRows {
         if (old != null && old.resourceVersion() >= change.getResourceVersion()) {
             return;
         }
-        if (change.getEnvelope() != null && change.getEnvelope().getTime() != null
-                && change.getEnvelope().getTime().isAfter(latestTime)) {
-            latestTime = change.getEnvelope().getTime();
-        }
+        noteTime(change.getEnvelope() == null ? null : change.getEnvelope().getTime());
         applied.incrementAndGet();
         if (change.getType() == ChangeType.DELETED) {
             remove(key, old);
             return;
         }
         SpecificRecord object = (SpecificRecord) change.getObject();
-        ObjectMeta meta = meta(object);
         List<String> owners = new ArrayList<>();
-        for (OwnerReference o : PodRows.list(meta.getOwnerReferences())) {
+        for (OwnerReference o : PodRows.list(meta(object).getOwnerReferences())) {
             owners.add(o.getUid());
         }
         ObjectRef ref = new ObjectRef(key, change.getKind(), change.getNamespace(), change.getName(), change.getUid(),
                 change.getResourceVersion(), List.copyOf(owners));
+        long rv = change.getResourceVersion();
+        Object row = object instanceof Pod pod ? PodRows.pod(pod, rv)
+                : object instanceof Node node ? NodeRows.node(node, rv)
+                : object instanceof Event event ? event(key, rv, event)
+                : WorkloadRows.KINDS.contains(change.getKind()) ? WorkloadRows.of(object, rv) : null;
+        put(ref, old, row);
+    }
+
+    /**
+     * Takes the object under {@code key} from {@code other} if it is there at {@code resourceVersion}: rows are
+     * immutable, so a past state shares the rows of every object that has not changed since, instead of decoding it
+     * again. False when {@code other} has another version (or none).
+     */
+    public boolean copy(ClusterRows other, String key, long resourceVersion, Instant time) {
+        ObjectRef ref = other.refs.get(key);
+        if (ref == null || ref.resourceVersion() != resourceVersion) {
+            return false;
+        }
+        Object row = switch (ref.kind()) {
+            case "Pod" -> other.pods.get(key);
+            case "Node" -> other.nodes.get(ref.name());
+            case "Event" -> other.events.get(key);
+            default -> WorkloadRows.KINDS.contains(ref.kind()) ? other.workloads.get(key) : null;
+        };
+        if (row != null && rowVersion(row) != resourceVersion || row == null && rowKind(ref.kind())) {
+            return false; // the other state moved on between the two reads
+        }
+        ObjectRef old = refs.get(key);
+        if (old != null && old.resourceVersion() >= resourceVersion) {
+            return true;
+        }
+        noteTime(time);
+        applied.incrementAndGet();
+        put(ref, old, row);
+        return true;
+    }
+
+    private static boolean rowKind(String kind) {
+        return kind.equals("Pod") || kind.equals("Node") || kind.equals("Event") || WorkloadRows.KINDS.contains(kind);
+    }
+
+    private static long rowVersion(Object row) {
+        if (row instanceof PodRow p) {
+            return p.resourceVersion();
+        } else if (row instanceof NodeRow n) {
+            return n.resourceVersion();
+        } else if (row instanceof EventRow e) {
+            return e.resourceVersion();
+        }
+        return ((WorkloadRow) row).resourceVersion();
+    }
+
+    private void noteTime(Instant time) {
+        if (time != null && time.isAfter(latestTime)) {
+            latestTime = time;
+        }
+    }
+
+    /** Puts an object's reference and row (null for kinds without one), replacing {@code old} in every index. */
+    private void put(ObjectRef ref, ObjectRef old, Object row) {
+        String key = ref.key();
         if (old == null) {
-            countsByKind.computeIfAbsent(change.getKind(), k -> new AtomicInteger()).incrementAndGet();
+            countsByKind.computeIfAbsent(ref.kind(), k -> new AtomicInteger()).incrementAndGet();
         } else {
             old.ownerUids().forEach(uid -> unindex(dependents, uid, key));
         }
         refs.put(key, ref);
-        owners.forEach(uid -> dependents.computeIfAbsent(uid, u -> ConcurrentHashMap.newKeySet()).add(key));
-        long rv = change.getResourceVersion();
-        if (object instanceof Pod pod) {
-            pods.put(key, PodRows.pod(pod, rv));
-        } else if (object instanceof Node node) {
-            nodes.put(change.getName(), NodeRows.node(node, rv));
-        } else if (object instanceof Event event) {
-            EventRow previous = events.get(key);
+        ref.ownerUids().forEach(uid -> dependents.computeIfAbsent(uid, u -> ConcurrentHashMap.newKeySet()).add(key));
+        if (row instanceof PodRow p) {
+            pods.put(key, p);
+        } else if (row instanceof NodeRow n) {
+            nodes.put(ref.name(), n);
+        } else if (row instanceof EventRow e) {
+            EventRow previous = events.put(key, e);
             if (previous != null && previous.objectUid() != null) {
                 unindex(eventsByObject, previous.objectUid(), key);
             }
-            EventRow row = event(key, event);
-            events.put(key, row);
-            if (row.objectUid() != null) {
-                eventsByObject.computeIfAbsent(row.objectUid(), u -> ConcurrentHashMap.newKeySet()).add(key);
+            if (e.objectUid() != null) {
+                eventsByObject.computeIfAbsent(e.objectUid(), u -> ConcurrentHashMap.newKeySet()).add(key);
             }
-        } else if (WorkloadRows.KINDS.contains(change.getKind())) {
-            WorkloadRow row = WorkloadRows.of(object, rv);
-            if (row != null) {
-                workloads.put(key, row);
-            }
-        } else if (change.getKind().equals("Namespace")) {
-            namespaces.add(change.getName());
+        } else if (row instanceof WorkloadRow w) {
+            workloads.put(key, w);
+        } else if (ref.kind().equals("Namespace")) {
+            namespaces.add(ref.name());
         }
     }
 
@@ -127,7 +178,7 @@ public final class ClusterRows {
         });
     }
 
-    private static EventRow event(String key, Event e) {
+    private static EventRow event(String key, long rv, Event e) {
         ObjectMeta meta = e.getMetadata() == null ? new ObjectMeta() : e.getMetadata();
         ObjectReference o = e.getInvolvedObject() == null ? new ObjectReference() : e.getInvolvedObject();
         long last = e.getLastTimestamp() != null ? e.getLastTimestamp().toEpochMilli()
@@ -138,7 +189,7 @@ public final class ClusterRows {
                 : e.getCount() == null ? 1 : e.getCount();
         String source = e.getReportingComponent() != null && !e.getReportingComponent().isEmpty()
                 ? e.getReportingComponent() : e.getSource() == null ? null : e.getSource().getComponent();
-        return new EventRow(key, meta.getNamespace(), meta.getName(), e.getType(), e.getReason(), e.getMessage(),
+        return new EventRow(key, rv, meta.getNamespace(), meta.getName(), e.getType(), e.getReason(), e.getMessage(),
                 o.getKind(), o.getNamespace(), o.getName(), o.getUid(), count, last, source);
     }
 

@@ -5,7 +5,7 @@ package io.eventplane.gateway.console.model;
  *
  * @param lastSeen epoch milliseconds of lastTimestamp, eventTime or creation, whichever is known first
  */
-public record EventRow(String key, String namespace, String name, String type, String reason, String message,
+public record EventRow(String key, long resourceVersion, String namespace, String name, String type, String reason, String message,
                        String objectKind, String objectNamespace, String objectName, String objectUid, int count,
                        long lastSeen, String source) {
 }

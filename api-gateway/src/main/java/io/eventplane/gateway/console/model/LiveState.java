@@ -71,6 +71,11 @@ public final class LiveState implements ClusterState {
         return this;
     }
 
+    /** The rows once every current object has one, else null (for a past state to share unchanged objects' rows). */
+    public ClusterRows filledRows() {
+        return filled.getCount() == 0 ? rows : null;
+    }
+
     @Override
     public ClusterRows rows() {
         return rows;
