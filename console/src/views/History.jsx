@@ -32,6 +32,7 @@ export function SideBySide({ left, right, leftTitle, rightTitle }) {
       </div>
       {s.added + s.removed === 0 && <p class="muted">The two versions are identical.</p>}
       <table>
+        <colgroup><col class="ln" /><col /><col class="ln" /><col /></colgroup>
         <tbody>
           {shown.map((r, i) => (r.type === 'skip' ? (
             <tr class="skip" key={i}><td colSpan={4}><a href="#" onClick={(e) => { e.preventDefault(); setExpanded(true); }}>⋯ {r.count} unchanged lines</a></td></tr>

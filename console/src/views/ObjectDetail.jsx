@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Badge, Link, ObjectLink, StateLine } from '../components/common.jsx';
 import { VirtualTable } from '../components/VirtualTable.jsx';
 import { streamLines } from '../lib/api.js';
+import { isPageActive, onPageActivity } from '../lib/live.js';
 import { serverNow } from '../lib/clock.js';
 import { useConsoleQuery, usePainted } from '../lib/query.js';
 import { setParams } from '../lib/router.js';
@@ -18,13 +19,19 @@ const RELATED = ['Event', 'Pod', 'ReplicaSet', 'Job', 'ControllerRevision', 'End
  */
 function useWatchedObject(data, name, live) {
   const [watched, setWatched] = useState({ object: null, deleted: false, watching: false });
+  const [active, setActive] = useState(isPageActive());
   const latest = useRef(null);
-  latest.current = watched.object?.metadata?.resourceVersion || data?.object?.metadata?.resourceVersion;
+  // The newest version known (the list reloads too, so after a pause the watch resumes from there, not from a
+  // version the server may no longer keep).
+  latest.current = newer(watched.object, data?.object)?.metadata?.resourceVersion;
   const path = data?.watchPath;
   const exists = !!data?.exists;
+  useEffect(() => onPageActivity(setActive), []);
   useEffect(() => {
-    setWatched({ object: null, deleted: false, watching: false });
-    if (!live || !path || !exists) return undefined;
+    if (!live || !path || !exists || !active) {
+      setWatched((w) => ({ ...w, watching: false }));
+      return undefined;
+    }
     const abort = new AbortController();
     (async () => {
       while (!abort.signal.aborted) {
@@ -44,7 +51,8 @@ function useWatchedObject(data, name, live) {
       }
     })();
     return () => abort.abort();
-  }, [path, live, name, exists]);
+  }, [path, live, name, exists, active]);
+  useEffect(() => setWatched({ object: null, deleted: false, watching: false }), [path, name, live]);
   return watched;
 }
 
