@@ -38,7 +38,8 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "gc").contains(mode)) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "gc", "console")
+                .contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -47,7 +48,8 @@ final class BenchCommand {
                     + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]\n"
                     + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]");
+                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -95,6 +97,9 @@ final class BenchCommand {
             if (mode.equals("gc")) {
                 GcBench.run(config, work, options.intValue("pods", 1_000), out);
                 return 0;
+            }
+            if (mode.equals("console")) {
+                return ConsoleBench.run(config, work, options, out);
             }
             if (mode.equals("view")) {
                 ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);
