@@ -51,6 +51,7 @@ export function VirtualTable({ columns, count, rowAt, onRowClick, onRange, rowCl
             return (
               <div
                 key={item.key}
+                data-index={item.index}
                 class={`vrow${row ? '' : ' loading'}${row && rowClass ? ` ${rowClass(row)}` : ''}${onRowClick && row ? ' clickable' : ''}`}
                 style={{ ...grid, transform: `translateY(${item.start}px)`, height: `${rowHeight}px` }}
                 onClick={row && onRowClick ? () => onRowClick(row) : undefined}

@@ -135,23 +135,28 @@ final class ConsolePage {
         new Actions(driver).moveToElement(slider, (int) Math.round(x - r.getWidth() / 2.0), 0).click().perform();
     }
 
-    /** Scrolls table {@code tableId} to the middle of its rows; returns the row index now at the top. */
+    /**
+     * Scrolls table {@code tableId} to the middle of its rows and starts watching, frame by frame, for the rows there
+     * to be filled (see {@link #rowsFilledAfterScroll}); returns the row index now at the top.
+     */
     long scrollToMiddle(String tableId) {
         Object row = driver.executeScript("const b = document.querySelector('#' + arguments[0] + ' .vbody');"
-                + " b.scrollTop = b.scrollHeight / 2; window.__scrolledAt = performance.now();"
-                + " return Math.floor(b.scrollTop / 28);", tableId);
+                + " b.scrollTop = b.scrollHeight / 2; const at = performance.now(), top = Math.floor(b.scrollTop / 28);"
+                + " window.__scrolledAt = at; window.__filledAt = 0;"
+                // the rows of before the scroll do not count: the list re-renders on the scroll event, a moment later
+                + " const check = () => { const rows = [...b.querySelectorAll('.vrow')];"
+                + "   if (rows.some(r => Math.abs(r.dataset.index - top) < 50)"
+                + "       && rows.every(r => !r.classList.contains('loading'))) { window.__filledAt = performance.now(); }"
+                + "   else { requestAnimationFrame(check); } };"
+                + " requestAnimationFrame(check); return top;", tableId);
         return ((Number) row).longValue();
     }
 
-    /** Milliseconds from the last {@link #scrollToMiddle} until no row in view is waiting for its page. */
+    /** Milliseconds from the last {@link #scrollToMiddle} until the rows in view are rendered with their data. */
     double rowsFilledAfterScroll(String tableId) {
-        await("rows in view loaded", () -> Boolean.TRUE.equals(driver.executeScript(
-                "const rows = document.querySelectorAll('#' + arguments[0] + ' .vbody .vrow');"
-                        + " return rows.length > 0 && [...rows].every(r => !r.classList.contains('loading'))"
-                        + " && (window.__filledAt = window.__filledAt || performance.now()) > 0;", tableId)));
-        Object ms = driver.executeScript("const t = window.__filledAt - window.__scrolledAt; window.__filledAt = 0;"
-                + " return t;");
-        return ((Number) ms).doubleValue();
+        await("rows in view of " + tableId + " loaded", () -> Boolean.TRUE.equals(
+                driver.executeScript("return window.__filledAt > 0")));
+        return ((Number) driver.executeScript("return window.__filledAt - window.__scrolledAt")).doubleValue();
     }
 
     /** The page's JavaScript heap in MiB (Chromium's performance.memory). */
