@@ -50,7 +50,8 @@ final class Submitter {
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
-            return submit(base(verb, kind, namespace, name).setObject(object).build(), kind);
+            SpecificRecord admitted = verb == Verb.CREATE ? Admission.onCreate(kind, object, backend.view()) : object;
+            return submit(base(verb, kind, namespace, name).setObject(admitted).build(), kind);
         }
 
         Requests.Result delete(KindInfo kind, String namespace, String name, Preconditions preconditions,
