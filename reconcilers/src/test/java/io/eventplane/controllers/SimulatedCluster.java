@@ -41,6 +41,8 @@ import io.eventplane.model.Deployment;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
+import io.eventplane.model.PodDisruptionBudget;
+import io.eventplane.model.PriorityClass;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
@@ -48,6 +50,11 @@ import io.eventplane.testkit.VirtualClock;
 import io.eventplane.scheduler.ClusterSnapshot;
 import io.eventplane.scheduler.PodInfo;
 import io.eventplane.scheduler.Placement;
+import io.eventplane.scheduler.PodPriorities;
+import io.eventplane.scheduler.Preemption;
+import io.eventplane.scheduler.PreemptionEffects;
+import io.eventplane.scheduler.SchedulingAttempt;
+import io.eventplane.scheduler.SchedulingStatus;
 import io.eventplane.scheduler.SchedulerDecider;
 import java.time.Duration;
 import java.time.Instant;
@@ -343,6 +350,7 @@ public final class SimulatedCluster {
         int n = 0;
         List<Node> nodes = list(Node.class);
         ClusterSnapshot cluster = nodes.isEmpty() ? null : withBoundPods(ClusterSnapshot.of(nodes));
+        Preemption.Inputs preemption = cluster == null ? null : preemptionInputs();
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
             String ns = p.getMetadata().getNamespace();
@@ -360,9 +368,8 @@ public final class SimulatedCluster {
                     volumes.place(p, preferred, nodes, store, this::submit);
                 } else if (cluster == null) {
                     submit(system.bind(ns, name, p.getMetadata().getUid(), preferred));
-                } else if (!PodStates.isTerminal(p) && scheduler.decide(p, cluster) instanceof Placement.Bind b) {
-                    submit(system.bind(ns, name, p.getMetadata().getUid(), b.node()));
-                    cluster.add(b.node(), PodInfo.of(p));
+                } else if (!PodStates.isTerminal(p)) {
+                    schedule(p, cluster, preemption);
                 }
                 continue;
             }
@@ -389,6 +396,30 @@ public final class SimulatedCluster {
                 submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
+    }
+
+    /**
+     * The scheduler's attempt for one pod: a bind, or, when it fits nowhere and may preempt, the victims evicted
+     * (DisruptionTarget, graceful delete, Preempted events) and the pod nominated to their node.
+     */
+    private void schedule(Pod p, ClusterSnapshot cluster, Preemption.Inputs in) {
+        SchedulingAttempt attempt = SchedulingAttempt.of(scheduler, p, PodInfo.of(p), cluster, null, in, PodInfo::of);
+        if (attempt.placement() instanceof Placement.Bind b) {
+            submit(system.bind(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getMetadata().getUid(), b.node()));
+            cluster.add(b.node(), PodInfo.of(p));
+        } else if (attempt.preemption() instanceof Preemption.Nominated n
+                && attempt.placement() instanceof Placement.Unschedulable why) {
+            PreemptionEffects.commands(system, p, n, clock.instant()).forEach(this::submit);
+            PreemptionEffects.events(p, n).forEach(e -> events.add(e.reason() + ": " + e.message()));
+            SchedulingStatus.unschedulable(p, why, n.node(), clock.instant()).ifPresent(u -> submit(system.updateStatus(u)));
+        }
+    }
+
+    private Preemption.Inputs preemptionInputs() {
+        List<Pod> nominated = list(Pod.class).stream().filter(o -> o.getSpec().getNodeName() == null && o.getStatus() != null
+                && o.getStatus().getNominatedNodeName() != null).toList();
+        return new Preemption.Inputs(PodPriorities.of(list(PriorityClass.class)), list(PodDisruptionBudget.class),
+                info -> Optional.ofNullable(get(Pod.class, info.namespace(), info.name())), nominated, clock.instant());
     }
 
     /** Every claim of the pod is Bound (the kubelet's volume manager would mount them). */
