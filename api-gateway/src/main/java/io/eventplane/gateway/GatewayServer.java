@@ -17,9 +17,11 @@ import io.eventplane.gateway.alloc.ServiceNetwork;
 import io.eventplane.gateway.api.ApiRouter;
 import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
+import io.eventplane.gateway.console.ConsoleRouter;
 import io.eventplane.gateway.http.GatewayRuntime;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -123,12 +125,14 @@ public final class GatewayServer implements AutoCloseable {
         ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress);
         context = ApplicationContext.builder()
                 .properties(micronautProperties(port, bindHost))
-                .singletons(new GatewayRuntime(router, watchPumps))
+                .singletons(new GatewayRuntime(router, new ConsoleRouter(config, view, Clock.systemUTC(),
+                        Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports"))),
+                        watchPumps))
                 .deduceEnvironment(false)
                 .banner(false)
                 .start();
         server = context.getBean(EmbeddedServer.class).start();
-        LOG.info("{}: serving the Kubernetes API at {}", id, url());
+        LOG.info("{}: serving the Kubernetes API at {} and the web console at {}/ui/", id, url(), url());
         if (!SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT)) {
             retryNamespacesInBackground(id);
         }

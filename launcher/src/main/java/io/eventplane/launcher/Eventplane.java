@@ -39,6 +39,9 @@ public final class Eventplane {
                        measure the single writer: events/s with exactly-once on, create latency p50/p99
               bench    view [--pods 150000] [--nodes 5000]
                        measure reads: view replay rate, heap per pod, list latencies (one node's pods, a page, all)
+              bench    console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite]
+                       measure the web console: first paint of every view in headless Chromium (live and in the
+                       past), the server's answer times, scrolling a 150,000-row list, the page's memory
               bench    replay [--pods 150000] [--changes 4]
                        measure replay (changes/s) and time travel (with and without a snapshot)
               bench    scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread|deployment] [--paced-pods 1000] [--rate 200]

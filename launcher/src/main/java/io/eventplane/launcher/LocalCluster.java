@@ -128,6 +128,7 @@ final class LocalCluster implements AutoCloseable {
 
                 Eventplane is ready in %.1f s.
                   API server:       %s   (GET %s/readyz)
+                  Web console:      %s/ui/   (the cluster live, at any moment in the past, and its history)
                   Kafka bootstrap:  %s
                   Schema registry:  %s
                   kubeconfig:       %s
@@ -136,7 +137,7 @@ final class LocalCluster implements AutoCloseable {
                 Try:  export KUBECONFIG=%s
                       kubectl get nodes
                 Stop with Ctrl-C.
-                %n""", seconds(), gateway.url(), gateway.url(), kafka.bootstrapServers(), registry.url(), kubeconfig,
+                %n""", seconds(), gateway.url(), gateway.url(), gateway.url(), kafka.bootstrapServers(), registry.url(), kubeconfig,
                 settings.dataDir().resolve("logs"), kubeconfig);
     }
 

@@ -30,6 +30,17 @@ final class Http {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Any method with an optional body of {@code contentType}. */
+    HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+        if (body == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     JsonNode getJson(String path) throws Exception {
         return JSON.readTree(get(path).body());
     }

@@ -2,6 +2,7 @@ package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.api.ApiRequest;
 import io.eventplane.gateway.api.ApiResponse;
+import io.eventplane.gateway.console.ConsoleRouter;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
@@ -30,7 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one controller: every path and method goes to the {@link io.eventplane.gateway.api.ApiRouter} as raw bytes,
+ * The one controller: every path and method goes to the {@link io.eventplane.gateway.api.ApiRouter} as raw bytes
+ * ({@code /ui} and below to the web console's {@link ConsoleRouter}),
  * and its answer goes back with an explicit Content-Type (Micronaut would otherwise echo Accept parameters, pitfall 6)
  * and with our own bytes (Kubernetes objects never pass through Micronaut serialisation, pitfall 9). Runs on the
  * blocking executor: writes wait for the writer's verdict.
@@ -77,12 +79,16 @@ public class ApiController {
 
     private HttpResponse<?> serve(HttpRequest<?> request, byte[] body) {
         long started = System.nanoTime();
-        ApiResponse answer = runtime.router().handle(toApiRequest(request, body));
+        ApiRequest apiRequest = toApiRequest(request, body);
+        ApiResponse answer = ConsoleRouter.owns(apiRequest.path()) ? runtime.console().handle(apiRequest)
+                : runtime.router().handle(apiRequest);
         MutableHttpResponse<Object> response = HttpResponse.status(HttpStatus.valueOf(answer.status()));
         for (Entry<String, String> h : answer.headers()) {
             response.getHeaders().add(h.getKey(), h.getValue());
         }
-        response.getHeaders().set(HttpHeaders.CACHE_CONTROL, "no-cache, private");
+        if (!response.getHeaders().contains(HttpHeaders.CACHE_CONTROL)) {
+            response.getHeaders().set(HttpHeaders.CACHE_CONTROL, "no-cache, private");
+        }
         if (answer.stream() != null) {
             response.body(new WatchBody(answer.stream())); // written raw by WatchResponseFilter's writer
         } else {

@@ -1,6 +1,7 @@
 package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.api.ApiRouter;
+import io.eventplane.gateway.console.ConsoleRouter;
 import java.util.concurrent.Executor;
 
 /**
@@ -8,7 +9,8 @@ import java.util.concurrent.Executor;
  * built from its configuration, not by dependency injection).
  *
  * @param router      answers every API request
+ * @param console     answers {@code /ui} and below: the web console
  * @param watchPumps  runs the blocking loops that feed watch streams
  */
-public record GatewayRuntime(ApiRouter router, Executor watchPumps) {
+public record GatewayRuntime(ApiRouter router, ConsoleRouter console, Executor watchPumps) {
 }

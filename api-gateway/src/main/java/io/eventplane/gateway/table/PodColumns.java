@@ -17,7 +17,7 @@ import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 
 /** {@code kubectl get pods}: NAME READY STATUS RESTARTS AGE, and IP NODE NOMINATED NODE READINESS GATES when wide. */
-final class PodColumns implements Columns {
+public final class PodColumns implements Columns {
     private static final List<Column> COLUMNS = List.of(
             Column.nameColumn(),
             Column.of("Ready", "The aggregate readiness state of this pod for accepting traffic."),
@@ -70,7 +70,7 @@ final class PodColumns implements Columns {
         }
     }
 
-    static String status(Pod pod) {
+    public static String status(Pod pod) {
         return summarize(pod.getSpec() == null ? new PodSpec() : pod.getSpec(),
                 pod.getStatus() == null ? new PodStatus() : pod.getStatus(),
                 pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata()).reason;

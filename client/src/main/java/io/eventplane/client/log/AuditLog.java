@@ -181,7 +181,7 @@ public final class AuditLog {
         }
     }
 
-    static String verbOf(ChangeType type) {
+    public static String verbOf(ChangeType type) {
         return switch (type) {
             case CREATED -> "create";
             case UPDATED -> "update";
