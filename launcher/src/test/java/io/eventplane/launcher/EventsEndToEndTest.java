@@ -149,7 +149,8 @@ class EventsEndToEndTest {
         Event failed = loop.waiter().await(DEADLINE, () -> Optional.ofNullable(byReason(eventsOf("default", "huge", uid))
                 .get("FailedScheduling")), () -> "events of huge: " + describe(eventsOf("default", "huge", uid)));
         assertEquals("Warning", failed.getType());
-        assertEquals("0/3 nodes are available: 3 Insufficient cpu.", failed.getMessage());
+        assertEquals("0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: "
+                + "3 No preemption victims found for incoming pod.", failed.getMessage());
         assertEquals("default-scheduler", failed.getSource().getComponent());
 
         // A node changes: the scheduler tries the pod again, fails the same way, and counts it on the same Event.

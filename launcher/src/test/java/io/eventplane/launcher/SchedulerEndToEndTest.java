@@ -123,7 +123,8 @@ class SchedulerEndToEndTest {
                 .filter(x -> "False".equals(x.getStatus())), () -> "huge: " + pod("huge"));
 
         assertEquals("Unschedulable", c.getReason());
-        assertEquals("0/3 nodes are available: 3 Insufficient cpu.", c.getMessage());
+        assertEquals("0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: "
+                + "3 No preemption victims found for incoming pod.", c.getMessage());
         Pod huge = pod("huge").orElseThrow();
         assertNull(huge.getSpec().getNodeName());
         assertEquals("Pending", huge.getStatus().getPhase());
