@@ -3,6 +3,9 @@ package io.eventplane.controllers;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
+import io.eventplane.controllers.namespace.NamespaceReconciler;
+import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
+import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
@@ -74,7 +77,13 @@ public final class ControllerManager {
                     periodic(NodeLifecycleController::new)),
             new Definition("podgc", "pod-garbage-collector", "pod-garbage-collector",
                     periodic(() -> new PodGcController(
-                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))));
+                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))),
+            new Definition("namespace", "namespace-controller", "namespace-controller",
+                    keyed(NamespaceReconciler::new)),
+            new Definition("serviceaccount", "service-account-controller", "service-account-controller",
+                    keyed(ServiceAccountReconciler::new)),
+            new Definition("resourcequota", "resourcequota-controller", "resourcequota-controller",
+                    keyed(ResourceQuotaReconciler::new)));
 
     private ControllerManager() {
     }

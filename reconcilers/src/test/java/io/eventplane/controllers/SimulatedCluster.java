@@ -4,6 +4,9 @@ import io.eventplane.client.Commands;
 import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.namespace.NamespaceReconciler;
+import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
+import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
@@ -62,7 +65,8 @@ public final class SimulatedCluster {
     private final ObjectStore store = new ObjectStore();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers());
+            ReplicaReconciler.replicationControllers(), new NamespaceReconciler(), new ServiceAccountReconciler(),
+            new ResourceQuotaReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
@@ -129,8 +133,26 @@ public final class SimulatedCluster {
     }
 
     public <T> T get(Class<T> type, String name) {
+        return getIn(type, "default", name);
+    }
+
+    /** An object of a namespace ("" for a cluster-scoped kind), or null. */
+    public <T> T getIn(Class<T> type, String namespace, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
-        return store.get(kind.kind(), "default", name).map(c -> type.cast(c.getObject())).orElse(null);
+        return store.get(kind.kind(), kind.namespaced() ? namespace : "", name).map(c -> type.cast(c.getObject()))
+                .orElse(null);
+    }
+
+    /** The objects of one kind in one namespace. */
+    public <T> List<T> listIn(Class<T> type, String namespace) {
+        return list(type).stream().filter(o -> namespace.equals(ObjectAccess.meta((SpecificRecord) o).getNamespace()))
+                .toList();
+    }
+
+    /** kubectl delete namespace: Background propagation, as kubectl sends it. */
+    public CommandOutcome deleteNamespace(String name) {
+        return submit(user.deleteWith(Kinds.NAMESPACE, "", name, new io.eventplane.log.Preconditions(),
+                io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy("Background").build()));
     }
 
     public <T> List<T> list(Class<T> type) {
@@ -206,6 +228,8 @@ public final class SimulatedCluster {
             return submit(system.update(x.object()));
         } else if (a instanceof Action.UpdateStatus x) {
             return submit(system.updateStatus(x.object()));
+        } else if (a instanceof Action.Finalize x) {
+            return submit(system.finalize(x.object()));
         }
         Action.Delete x = (Action.Delete) a;
         return submit(system.deleteWith(x.kind(), x.namespace(), x.name(),
@@ -238,12 +262,13 @@ public final class SimulatedCluster {
         int n = 0;
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
+            String namespace = p.getMetadata().getNamespace();
             if (p.getMetadata().getDeletionTimestamp() != null) {
-                submit(system.delete(Kinds.POD, "default", name, 0L, p.getMetadata().getUid()));
+                submit(system.delete(Kinds.POD, namespace, name, 0L, p.getMetadata().getUid()));
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                submit(system.bind("default", name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                submit(system.bind(namespace, name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
                 continue;
             }
             if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
@@ -273,7 +298,8 @@ public final class SimulatedCluster {
 
     /** Makes one pod Ready now (for tests that make pods ready one by one). */
     public void makeReady(Pod p) {
-        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getName()), "Running", true, null)));
+        submit(system.updateStatus(withStatus(getIn(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
+                "Running", true, null)));
     }
 
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
