@@ -47,7 +47,8 @@ public final class GatewayServer implements AutoCloseable {
     private ApplicationContext context;
     private EmbeddedServer server;
     private String host;
-    private volatile Thread namespaceRetry;
+    private volatile Thread systemObjects;
+    private volatile boolean systemObjectsSeen;
     private volatile boolean closed;
 
     private GatewayServer() {
@@ -85,7 +86,8 @@ public final class GatewayServer implements AutoCloseable {
         LOG.info("{}: view caught up with the event log in {} ms ({} objects)", id,
                 (System.nanoTime() - t0) / 1_000_000, view.size());
         readiness.add("view", view::isReady);
-        readiness.add("system-namespaces", () -> SystemNamespaces.present(view));
+        // Ready once the system objects existed; later losses (kube-node-lease deleted) are repaired, not unready.
+        readiness.add("system-objects", () -> systemObjectsSeen || (systemObjectsSeen = SystemObjects.present(view)));
         watchPumps = Executors.newCachedThreadPool(daemonThreads(id + "-watch-"));
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
                 Clock.systemUTC());
@@ -99,9 +101,8 @@ public final class GatewayServer implements AutoCloseable {
                 .start();
         server = context.getBean(EmbeddedServer.class).start();
         LOG.info("{}: serving the Kubernetes API at {}", id, url());
-        if (!SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT)) {
-            retryNamespacesInBackground(id);
-        }
+        SystemObjects.ensure(view, requests, WRITE_TIMEOUT);
+        maintainSystemObjects(id);
     }
 
     private static Map<String, Object> micronautProperties(int port, String bindHost) {
@@ -122,22 +123,26 @@ public final class GatewayServer implements AutoCloseable {
         return p;
     }
 
-    private void retryNamespacesInBackground(String id) {
+    /**
+     * Creates the system objects again whenever they are missing, as kube-apiserver's system namespaces controller
+     * does: every 2 s until they first exist, then every 30 s (a deleted kube-node-lease comes back once it is gone).
+     */
+    private void maintainSystemObjects(String id) {
         Thread t = new Thread(() -> {
-            while (!closed && !SystemNamespaces.present(view)) {
+            while (!closed) {
                 try {
-                    Thread.sleep(2000);
+                    Thread.sleep(SystemObjects.present(view) ? 30_000 : 2000);
                 } catch (InterruptedException e) {
                     return;
                 }
-                if (!closed) {
-                    SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT);
+                if (!closed && !SystemObjects.present(view)) {
+                    SystemObjects.ensure(view, requests, WRITE_TIMEOUT);
                 }
             }
-        }, id + "-namespaces");
+        }, id + "-system-objects");
         t.setDaemon(true);
         t.start();
-        namespaceRetry = t;
+        systemObjects = t;
     }
 
     /** {@code http://host:port}, with a loopback host when bound to every address. */
@@ -175,7 +180,7 @@ public final class GatewayServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        Thread retry = namespaceRetry;
+        Thread retry = systemObjects;
         if (retry != null) {
             retry.interrupt();
         }

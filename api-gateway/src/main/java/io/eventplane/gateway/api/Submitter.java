@@ -53,6 +53,20 @@ final class Submitter {
             return submit(base(verb, kind, namespace, name).setObject(object).build(), kind);
         }
 
+        /** An update through the finalize subresource (a Namespace's spec.finalizers). */
+        Requests.Result finalize(KindInfo kind, String name, SpecificRecord object) {
+            return submit(base(Verb.UPDATE, kind, "", name).setObject(object).setSubresource(ObjectDecider.FINALIZE)
+                    .build(), kind);
+        }
+
+        /**
+         * The writer's decision on a command, without sending it: refuses as the writer would (invalid, exists...).
+         * Admission checks the object it admitted this way before charging a quota for it.
+         */
+        void check(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
+            dryRun(base(verb, kind, namespace, name).setObject(object).build(), kind);
+        }
+
         Requests.Result delete(KindInfo kind, String namespace, String name, Preconditions preconditions,
                                DeleteOptions options) {
             return submit(base(Verb.DELETE, kind, namespace, name).setPreconditions(preconditions)

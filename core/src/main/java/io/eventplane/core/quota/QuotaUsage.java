@@ -19,6 +19,12 @@ import org.apache.avro.specific.SpecificRecord;
  * quota controller keeps, and the test quota admission applies to one object.
  */
 public final class QuotaUsage {
+    /**
+     * Who quota admission's reservations come from in the log (a quota status written by the API before a create):
+     * the quota controller does not count below a fresh reservation, whose object may not be in its view yet.
+     */
+    public static final String ADMISSION_ACTOR = "resourcequota-admission";
+
     /** The objects of one kind in the quota's namespace. */
     @FunctionalInterface
     public interface Lister {

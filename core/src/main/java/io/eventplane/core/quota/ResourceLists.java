@@ -109,7 +109,7 @@ public final class ResourceLists {
     }
 
     /** The larger of the two per name (maxResourceList). */
-    static Map<String, Quantity> max(Map<String, Quantity> a, Map<String, Quantity> b) {
+    public static Map<String, Quantity> max(Map<String, Quantity> a, Map<String, Quantity> b) {
         Map<String, Quantity> out = new TreeMap<>(a);
         b.forEach((k, v) -> out.merge(k, v, (x, y) -> y.compareTo(x) > 0 ? y : x));
         return out;

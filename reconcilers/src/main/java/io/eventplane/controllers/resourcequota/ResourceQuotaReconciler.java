@@ -33,10 +33,17 @@ import org.apache.avro.specific.SpecificRecord;
  * equal to spec.hard and status.used equal to what its namespace uses. A quota is recomputed when its spec.hard
  * changes (not when only its status does: quota admission reserves usage there), when an object it counts appears,
  * goes or changes its usage, when a pod stuck terminating stops counting, and every five minutes (Kubernetes'
- * resync, which also returns what an admitted create that then failed had reserved).
+ * resync, which also returns what an admitted create that then failed had reserved). Objects created by controllers
+ * reach the writer without admission, so creates are counted too; a recount within {@link #RESERVATION_WINDOW} of a
+ * reservation only raises usage, so it cannot undo a reservation whose object is still on its way.
  */
 public final class ResourceQuotaReconciler implements Reconciler {
     static final Duration RESYNC = Duration.ofMinutes(5);
+    /**
+     * How long after an admission's reservation a recount may raise usage but not lower it: far longer than a create
+     * takes to follow its reservation, so a recount between the two never hands the reserved unit to someone else.
+     */
+    static final Duration RESERVATION_WINDOW = Duration.ofSeconds(10);
 
     @Override
     public String kind() {
@@ -101,11 +108,27 @@ public final class ResourceQuotaReconciler implements Reconciler {
         String namespace = current.getNamespace();
         ResourceQuotaStatus status = QuotaUsage.status(quota, kind -> view.objects(kind.kind(), namespace), now);
         Duration requeue = nextRecount(view, namespace, now);
+        Instant reservedUntil = reservationWindowEnd(current);
+        if (reservedUntil != null && now.isBefore(reservedUntil)) {
+            // Admission reserved usage moments ago for an object that may not be here yet: count up, never down.
+            Map<String, Quantity> used = ResourceLists.mask(ResourceLists.max(ResourceLists.parse(status.getUsed()),
+                    QuotaUsage.used(quota)), ResourceLists.parse(status.getHard()).keySet());
+            status = ResourceQuotaStatus.newBuilder(status).setUsed(ResourceLists.format(used)).build();
+            Duration untilCount = Duration.between(now, reservedUntil).plusMillis(100);
+            requeue = untilCount.compareTo(requeue) < 0 ? untilCount : requeue;
+        }
         if (same(quota.getStatus(), status)) {
             return Reconciliation.after(requeue);
         }
         ResourceQuota next = ResourceQuota.newBuilder(quota).setStatus(status).build();
         return new Reconciliation(List.of(new Action.UpdateStatus(next)), List.of(), requeue);
+    }
+
+    /** When a reservation quota admission just wrote stops shielding usage from a recount, or null for none. */
+    private static Instant reservationWindowEnd(ObjectChanged quota) {
+        boolean reserved = quota.getType() == ChangeType.STATUS_UPDATED
+                && QuotaUsage.ADMISSION_ACTOR.equals(quota.getEnvelope().getActor());
+        return reserved ? quota.getEnvelope().getTime().plus(RESERVATION_WINDOW) : null;
     }
 
     /** The resync, or sooner when a pod stuck terminating stops counting (its deletion overdue by its grace). */
