@@ -38,7 +38,7 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "gc").contains(mode)) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -47,7 +47,11 @@ final class BenchCommand {
                     + "[--paced-pods 1000] [--rate 200] [--seed S] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]\n"
                     + "       eventplane bench deployment [--replicas N] [--nodes M] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]");
+                    + "       eventplane bench daemonset [--nodes 5000] [--max-unavailable 10%] [--max-surge 0] "
+                    + "[--bootstrap B --registry URL]\n"
+                    + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench jobs [--jobs 1000] [--completions 10] [--parallelism 10] [--nodes 100] "
+                    + "[--run-seconds 1] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -90,6 +94,19 @@ final class BenchCommand {
             }
             if (mode.equals("deployment")) {
                 DeploymentBench.run(config, work, options.intValue("replicas", 1000), options.intValue("nodes", 100), out);
+                return 0;
+            }
+            if (mode.equals("daemonset")) {
+                DaemonSetBench.run(config, work, options.intValue("nodes", 5_000),
+                        DaemonSetBench.intOrPercent(options.get("max-unavailable", "10%")),
+                        DaemonSetBench.intOrPercent(options.get("max-surge", "0")), out);
+                return 0;
+            }
+            if (mode.equals("jobs")) {
+                int completions = options.intValue("completions", 10);
+                JobBench.run(config, work, options.intValue("jobs", 1000), completions,
+                        options.intValue("parallelism", completions), options.intValue("nodes", 100),
+                        Double.parseDouble(options.get("run-seconds", "1")), out);
                 return 0;
             }
             if (mode.equals("gc")) {

@@ -47,11 +47,17 @@ public final class Eventplane {
                        make a simulated node stop heartbeating (its Lease expires) or come back
               node     pressure <name> memory|disk|pid on|off [--server URL] [--data-dir D]
                        put a simulated node under memory, disk or PID pressure (condition True, NoSchedule taint), or relieve it
+              node     add [<name>] [--labels k=v,...] [--wait false] [--server URL] [--data-dir D]
+                       add a simulated node to the running cluster (default name: the next node-<n>); waits until Ready
+              node     remove <name> [--server URL] [--data-dir D]
+                       take a simulated node away: its kubelet stops, its Node and Lease are deleted
               bench    nodesim [--nodes 5000] [--seconds 30] [--pods 4000] [--instances 1]
                        measure node-sim: CPU and heap for N nodes renewing leases, pod status transitions/s;
                        with --instances K > 1: K instances share the nodes, one crashes, the takeover time
               bench    deployment [--replicas 1000] [--nodes 100]
                        measure the controllers: time to a fully available Deployment, time to roll it to a new image
+              bench    daemonset [--nodes 5000] [--max-unavailable 10%] [--max-surge 0]
+                       measure the DaemonSet controller: time to one pod Ready on every node, time to roll a new image
               bench    gc [--pods 1000]
                        delete a Deployment -> ReplicaSet -> N pods in each cascade mode: time and what is left
               help     this text

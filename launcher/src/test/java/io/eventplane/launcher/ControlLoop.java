@@ -67,7 +67,12 @@ final class ControlLoop implements AutoCloseable {
 
     /** Also starts the workload controllers (Deployment, ReplicaSet, ReplicationController) and waits for them. */
     ControlLoop startControllers() {
-        controllers = ControllerManager.start(config, Clock.systemUTC(), "replicaset,replicationcontroller,deployment,disruption", false);
+        return startControllers("replicaset,replicationcontroller,deployment,disruption");
+    }
+
+    /** Starts the controllers {@code names} selects, by kube-controller-manager's names, and waits for them. */
+    ControlLoop startControllers(String names) {
+        controllers = ControllerManager.start(config, Clock.systemUTC(), names, false);
         waiter.awaitTrue(DEADLINE, controllers::isReady, () -> "controllers not ready");
         return this;
     }

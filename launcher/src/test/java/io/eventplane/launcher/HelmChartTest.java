@@ -49,6 +49,9 @@ class HelmChartTest {
         assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_ID\n          valueFrom:\n            fieldRef:\n              fieldPath: metadata.name"), yaml);
         assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_LEASE_SECONDS\n          value: \"15\""), yaml);
         assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_PRESSURE\n          value: node-3=memory"), yaml);
+        // node-sim's run-to-completion defaults (issue 19)
+        assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_COMPLETION_RUN\n          value: 10s"), yaml);
+        assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_INIT_RUN\n          value: 1s"), yaml);
         assertTrue(yaml.contains("replicas: 2"), yaml);
         assertTrue(Files.exists(CHART.resolve("Chart.yaml")));
     }

@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -87,47 +84,21 @@ class KubectlDeploymentWalkthroughTest {
     }
 
     private static String kubectlPath() {
-        for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File k = new File(p, "kubectl");
-            if (k.canExecute()) {
-                return k.getPath();
-            }
-        }
-        return null;
+        return Kubectl.path();
     }
 
     private Result kubectl(String... args) throws Exception {
-        // the kubeconfig comes from the environment, so that --record records the command as the seed shows it
-        List<String> cmd = new ArrayList<>(List.of(kubectlPath()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("HOME", dir.toString());
-        pb.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
-        Process p = pb.start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        Kubectl.Result r = new Kubectl(dir).run(args);
+        return new Result(r.exit(), r.out());
     }
 
     private String ok(String... args) throws Exception {
-        Result r = kubectl(args);
-        assertEquals(0, r.exit(), () -> "kubectl " + String.join(" ", args) + ":\n" + r.out());
-        return r.out();
+        return new Kubectl(dir).ok(args);
     }
 
     /** Runs the command until its output satisfies the condition (the cluster converges asynchronously). */
     private String until(Predicate<String> condition, String... args) throws Exception {
-        String last = "";
-        for (int i = 0; i < 300; i++) {
-            last = kubectl(args).out();
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("kubectl " + String.join(" ", args) + " never matched; last output:\n" + last);
+        return new Kubectl(dir).until(condition, args);
     }
 
     /** The rows of `kubectl get rs` as "name desired current ready". */

@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * One container of a {@link PodRun} and the steps it takes on its own, as a kubelet's container runtime manager takes
- * them: pull the image or find it present (ErrImagePull, ImagePullBackOff), create and start the container, run its
+ * them: pull the image or find it present (ErrImagePull, ImagePullBackOff), build its environment (a missing ConfigMap,
+ * Secret or key: CreateContainerConfigError, tried again every 10 s), create and start the container, run its
  * postStart hook (POD-4.3), run the program until it exits (its probes planned by {@link ProbeSchedule}, its
  * {@link Stages} fired by {@link PodStages}), back off (CrashLoopBackOff) and restart, and stop it on SIGTERM or SIGKILL.
  *
@@ -30,6 +31,8 @@ final class ContainerRun {
 
     /** The exit code of a container killed with SIGKILL. */
     static final int KILLED = 137;
+    /** The kubelet's pod worker syncs a pod again this long after a failed sync (backOffPeriod). */
+    static final Duration CONFIG_RETRY = Duration.ofSeconds(10);
 
     private final PodRun pod;
     final Container spec;
@@ -86,6 +89,11 @@ final class ContainerRun {
         return phase == Phase.RUNNING;
     }
 
+    /** Waits in CreateContainerConfigError for a ConfigMap, Secret or key (not for an unreadable annotation). */
+    boolean waitingOnReference() {
+        return phase == Phase.CONFIG_ERROR && configError == null;
+    }
+
     ObjectReference ref() {
         String path = role == Role.EPHEMERAL ? "spec.ephemeralContainers{" + name() + "}"
                 : ObjectReferences.containerPath(role != Role.APP, name());
@@ -123,6 +131,7 @@ final class ContainerRun {
             }
             case BACKOFF -> restart(t);
             case POST_START -> postStartDone(t);
+            case CONFIG_ERROR -> ensureImage(t); // the next sync tries again, image first, as the kubelet does
             default -> {
             }
         }
@@ -142,6 +151,11 @@ final class ContainerRun {
         // kubectl shows Init:i/n, then PodInitializing, for a pod with init containers; ContainerCreating without
         waitReason = pod.hasInitContainers() ? "PodInitializing" : "ContainerCreating";
         waitMessage = null;
+        ensureImage(t);
+    }
+
+    /** Pulls the image, or finds it present, then creates the container. */
+    private void ensureImage(Instant t) {
         String image = spec.getImage() == null ? "" : spec.getImage();
         String policy = spec.getImagePullPolicy() != null ? spec.getImagePullPolicy()
                 : PodRules.imagePullPolicy(image);
@@ -211,10 +225,25 @@ final class ContainerRun {
     }
 
     /**
-     * Creates and starts the container. POD-4.3: with a postStart hook the kubelet runs the hook right after the start
-     * and reports the container Running only once it has finished; until then the status shows what it showed before.
+     * Creates and starts the container, once its environment can be built (else CreateContainerConfigError with the
+     * kubelet's message and a Failed event, until the next sync). POD-4.3: with a postStart hook the kubelet runs the
+     * hook right after the start and reports the container Running only once it has finished; until then the status
+     * shows what it showed before.
      */
     private void create(Instant s) {
+        Optional<String> environment = pod.environmentError(spec);
+        if (environment.isPresent()) {
+            phase = Phase.CONFIG_ERROR;
+            waitReason = "CreateContainerConfigError";
+            waitMessage = environment.get();
+            pod.record(EventNotice.warning(ref(), "Failed", "Error: " + waitMessage));
+            due = s.plus(CONFIG_RETRY);
+            return;
+        }
+        if (terminated != null) { // a restart: the run that ended becomes the last state
+            last = terminated;
+            restartCount++;
+        }
         containerID = PodLifecycle.containerID(pod.uid(), name() + "/" + restartCount);
         signalled = false;
         pod.record(EventNotice.normal(ref(), "Created", "Created container: " + name()));
@@ -396,8 +425,6 @@ final class ContainerRun {
     }
 
     private void restart(Instant t) {
-        last = terminated;
-        restartCount++;
         pod.record(EventNotice.normal(ref(), "Pulled", "Container image \"" + spec.getImage()
                 + "\" already present on machine"));
         create(t);

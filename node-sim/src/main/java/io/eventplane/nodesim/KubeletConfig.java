@@ -16,15 +16,22 @@ import java.time.Duration;
  * @param images           missing and slow images
  * @param seed             seed of every random choice, mixed with the pod's uid
  * @param stages           what programs do, declared as stages ({@link Stages}; none by default)
+ * @param runDefaults      how long programs run when their pod does not say: init containers and the containers of
+ *                         run-to-completion pods finish ({@link RunDefaults#BUILT_IN} by default)
  */
 public record KubeletConfig(Duration pullMin, Duration pullMax, Duration shutdownDefault, Duration backoffInitial,
                             Duration backoffMax, Duration backoffReset, Duration syncDelay, ImageRules images,
-                            long seed, Stages stages) {
+                            long seed, Stages stages, RunDefaults runDefaults) {
 
     public static KubeletConfig defaults() {
         return new KubeletConfig(Duration.ZERO, Duration.ofMillis(500), Duration.ofMillis(200), Duration.ofSeconds(10),
                 Duration.ofSeconds(300), Duration.ofMinutes(10), Duration.ofSeconds(1), ImageRules.defaults(), 1L,
-                Stages.none());
+                Stages.none(), RunDefaults.BUILT_IN);
+    }
+
+    public KubeletConfig withRunDefaults(RunDefaults d) {
+        return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
+                images, seed, stages, d);
     }
 
     public KubeletConfig withPull(Duration min, Duration max) {
@@ -32,37 +39,38 @@ public record KubeletConfig(Duration pullMin, Duration pullMax, Duration shutdow
             throw new IllegalArgumentException("the longest pull is shorter than the shortest");
         }
         return new KubeletConfig(min, max, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay, images,
-                seed, stages);
+                seed, stages, runDefaults);
     }
 
     public KubeletConfig withShutdownDefault(Duration d) {
         return new KubeletConfig(pullMin, pullMax, d, backoffInitial, backoffMax, backoffReset, syncDelay, images, seed,
-                stages);
+                stages, runDefaults);
     }
 
     public KubeletConfig withBackoff(Duration initial, Duration max) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, initial, max, backoffReset, syncDelay, images, seed,
-                stages);
+                stages, runDefaults);
     }
 
     public KubeletConfig withSyncDelay(Duration d) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, d, images,
-                seed, stages);
+                seed, stages, runDefaults);
     }
 
     public KubeletConfig withImages(ImageRules rules) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
-                rules, seed, stages);
+                rules, seed, stages, runDefaults);
     }
 
     public KubeletConfig withSeed(long s) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
-                images, s, stages);
+                images, s, stages, runDefaults);
     }
 
+    /** These stages, and the run-to-completion defaults their file sets (it wins over the environment). */
     public KubeletConfig withStages(Stages s) {
         return new KubeletConfig(pullMin, pullMax, shutdownDefault, backoffInitial, backoffMax, backoffReset, syncDelay,
-                images, seed, s);
+                images, seed, s, runDefaults.with(s.runToCompletion()));
     }
 
     /** The delay before restart number {@code crashes} (1-based count of consecutive crashes): 0, 10, 20, 40 ... max. */

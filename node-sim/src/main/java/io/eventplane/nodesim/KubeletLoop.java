@@ -36,15 +36,18 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
 
 /**
  * The pod work of the simulated kubelets, as a kubelet's pod sync loop does it: for each pod bound to a node this
- * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}) and the sandbox ({@link PodLifecycle}),
- * then the pod's {@link PodRun} advanced to now, whose status is sent as UPDATE_STATUS when it differs from the stored
- * one, whose Events are recorded, and whose end is followed by a DELETE (grace 0) once a deleted pod has stopped. Also
- * the eviction manager ({@link PressureEviction}) on nodes under memory pressure.
+ * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}), its volumes ({@link VolumeMounts}) and
+ * the sandbox ({@link PodLifecycle}), then the pod's {@link PodRun} advanced to now, whose status is sent as
+ * UPDATE_STATUS when it differs from the stored one, whose Events are recorded, and whose end is followed by a DELETE
+ * (grace 0) once a deleted pod has stopped. Also the eviction manager ({@link PressureEviction}) on nodes under memory
+ * pressure.
  *
  * <p>Level-triggered: a change only names a pod ({@link #evaluate}); the loop re-reads it, advances its run and plans
  * the next evaluation for the run's next change. Every command carries the resourceVersion it was decided on; a
  * conflict is followed by the next change, and a command that shows no effect is retried after
- * {@link NodeSimSettings#retryAfter()}, at most 5 times. All on the simulator's one thread: no locks.
+ * {@link NodeSimSettings#retryAfter()}, at most 5 times. A pod kept waiting by a missing ConfigMap, Secret or key
+ * ({@link ConfigReferences}) is looked at again when one it refers to appears or changes ({@link #referenceChanged}).
+ * All on the simulator's one thread: no locks.
  */
 final class KubeletLoop {
     private static final Logger LOG = LoggerFactory.getLogger(KubeletLoop.class);
@@ -76,6 +79,10 @@ final class KubeletLoop {
     private final Map<String, Sent> sent = new HashMap<>();
     /** Normalized images on each node. */
     private final Map<String, Set<String>> images = new HashMap<>();
+    /** The ConfigMaps and Secrets pods refer to, as the view shows them. */
+    private final ConfigReferences.Objects objects;
+    private final ReferenceWaits waits = new ReferenceWaits();
+    private final VolumeMounts mounts = new VolumeMounts();
 
     /**
      * @param send     sends a command (a failure is logged)
@@ -94,9 +101,7 @@ final class KubeletLoop {
         this.shape = shape;
         this.clock = clock;
         this.settings = settings;
-        for (SimNode n : nodes.all()) {
-            images.put(n.name(), new HashSet<>());
-        }
+        this.objects = ConfigReferences.Objects.byKey(key -> view.get(key).map(ObjectChanged::getObject));
     }
 
     /** Pod status updates sent so far (each one a transition the kubelet reported). */
@@ -134,6 +139,8 @@ final class KubeletLoop {
             runs.remove(c.getUid());
             started.remove(c.getUid());
             addresses.release(c.getUid());
+            waits.stop(key);
+            mounts.forget(c.getUid());
         }
     }
 
@@ -144,7 +151,21 @@ final class KubeletLoop {
         addresses.release(uid);
         runs.remove(uid);
         started.remove(uid);
+        waits.stop(key);
+        mounts.forget(uid);
         LOG.debug("node-sim: {} gone", key);
+    }
+
+    /**
+     * A ConfigMap or Secret (by view key) appeared or changed: the pods waiting while they refer to it try again now,
+     * their volumes or their containers' environment.
+     */
+    void referenceChanged(String objectKey) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        for (String podKey : waits.waitingOn(objectKey)) {
+            view.get(podKey).map(c -> runs.get(c.getUid())).ifPresent(run -> run.recheckReferences(now));
+            evaluate(podKey);
+        }
     }
 
     // ---- one pod
@@ -185,13 +206,16 @@ final class KubeletLoop {
             if (deleting) {
                 removeIfAllowed(key, pod, node);
             } else if (!terminal) {
-                Optional<Pod> rejected = view.get(nodeKey(node)).map(c -> nodes.pressures((Node) c.getObject()))
+                Optional<Pod> rejected = PodLifecycle.admitted(pod) ? Optional.empty() // admitted once, as a kubelet
+                        : view.get(nodeKey(node)).map(c -> nodes.pressures((Node) c.getObject()))
                         .flatMap(p -> NodePressure.reject(pod, p, now))
                         .or(() -> NodeAdmission.reject(pod, podsOn(node.name(), uid), shape, now));
                 if (rejected.isPresent()) {
                     kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod),
                             rejected.get().getStatus().getReason(), rejected.get().getStatus().getMessage()));
                     act(key, pod, node, cmdFor(node).updateStatus(rejected.get()));
+                } else if (!volumesReady(key, pod, node, now)) {
+                    return;
                 } else {
                     PodLifecycle.PodHost host = host(pod, node);
                     if (host.podIP() != null) { // no address left on the node: stays Pending, as with a failing CNI
@@ -211,8 +235,8 @@ final class KubeletLoop {
                 removeIfAllowed(key, pod, node); // its containers were killed when it was evicted
                 return;
             }
-            Instant since = pod.getStatus().getStartTime() == null ? now : pod.getStatus().getStartTime();
-            run = PodRun.start(pod, kubelet, images.get(node.name()), since);
+            Instant since = PodLifecycle.sandboxReadyAt(pod) == null ? now : PodLifecycle.sandboxReadyAt(pod);
+            run = PodRun.start(pod, kubelet, images.computeIfAbsent(node.name(), k -> new HashSet<>()), objects, since);
             runs.put(uid, run);
             if (!started.remove(uid)) {
                 run.resume(pod, now); // POD-12.12: a termination in progress starts over with its full grace period
@@ -222,6 +246,11 @@ final class KubeletLoop {
         run.advanceTo(pod, now);
         EventRecorder recorder = kubelets.get(node.name());
         run.takeEvents().forEach(recorder::record);
+        if (run.waitingOnReferences()) {
+            waits.waiting(key, ConfigReferences.referencedKeys(pod));
+        } else {
+            waits.stop(key);
+        }
         PodStatus next = run.status(pod);
         if (!next.equals(pod.getStatus())) {
             act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
@@ -230,6 +259,26 @@ final class KubeletLoop {
             removeIfAllowed(key, pod, node);
         }
         plan(key, run.nextChangeAt().orElse(null), now);
+    }
+
+    /**
+     * Whether the admitted pod's volumes are set up, so its sandbox can be created. If not, the pod is reported
+     * ContainerCreating without an address, FailedMount is recorded per failing attempt, and the next attempt planned.
+     */
+    private boolean volumesReady(String key, Pod pod, SimNode node, Instant now) {
+        Optional<Instant> retry = mounts.setUp(pod, objects, now, kubelets.get(node.name())::record);
+        if (retry.isEmpty()) {
+            waits.stop(key);
+            return true;
+        }
+        waits.waiting(key, ConfigReferences.referencedKeys(pod));
+        Pod waiting = PodLifecycle.waitingForVolumes(pod, node.internalIP(), now);
+        if (!waiting.getStatus().equals(pod.getStatus())) {
+            act(key, pod, node, cmdFor(node).updateStatus(waiting));
+            transitions.incrementAndGet();
+        }
+        plan(key, retry.get(), now);
+        return false;
     }
 
     /** The kubelet's DELETE with grace 0 once it has stopped the pod; nothing while finalizers hold a force-deleted pod. */
@@ -353,7 +402,7 @@ final class KubeletLoop {
         for (ObjectChanged c : view.snapshot(ObjectView.PODS_BY_NODE, nodeName, null, x -> true).items()) {
             Pod p = (Pod) c.getObject();
             if (p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()) && !uid.equals(c.getUid())
-                    && PodLifecycle.hasSandbox(p)) {
+                    && (PodLifecycle.hasSandbox(p) || PodLifecycle.admitted(p))) {
                 String ph = p.getStatus().getPhase();
                 if (!"Succeeded".equals(ph) && !"Failed".equals(ph)) {
                     out.add(p);

@@ -15,6 +15,8 @@ import java.util.Map;
 public final class NodeFailure {
     public static final String ANNOTATION = PodBehavior.PREFIX + "node-state";
     public static final String FAILED = "failed";
+    /** The node leaves for good ({@link NodeRoster}): its kubelet stops and does not register again. */
+    public static final String REMOVED = "removed";
 
     private NodeFailure() {
     }

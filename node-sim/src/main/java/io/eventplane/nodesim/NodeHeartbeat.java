@@ -89,7 +89,9 @@ final class NodeHeartbeat {
                 || !nodes.pressures(existing.get()).equals(NodePressure.reported(existing.get()));
         KubeletEvents.nodeStarting(n.name(), reportsStatus).forEach(kubelets.get(n.name())::record);
         if (existing.isEmpty()) {
-            send.accept(cmd.create(NodeTemplates.node(n, shape, nodes.configured(n.name()), clock.instant())));
+            Node node = NodeTemplates.node(n, shape, nodes.configured(n.name()), clock.instant());
+            // a node added at run time registers again as one: a restarted node-sim still finds it
+            send.accept(cmd.create(nodes.isConfigured(n) ? node : NodeRoster.annotated(node, settings.namePrefix())));
             LOG.debug("node-sim: {} registering", n.name());
         } else if (reportsStatus) {
             send.accept(cmd.updateStatus(NodeTemplates.withFreshStatus(existing.get(), n, shape,

@@ -13,6 +13,9 @@ import java.util.concurrent.CountDownLatch;
  * <p>What the simulated programs do: {@code EVENTPLANE_NODESIM_IMAGES} (missing and slow images, {@link ImageRules})
  * and {@code EVENTPLANE_NODESIM_STAGES}, the path of a stage file ({@link Stages}; none by default: a plain pod starts
  * and stays Ready). A stage file that cannot be used stops node-sim before it starts, with the file, line and field.
+ * Run-to-completion defaults ({@link RunDefaults}): {@code EVENTPLANE_NODESIM_INIT_RUN} (1s: an init container
+ * completes) and {@code EVENTPLANE_NODESIM_COMPLETION_RUN} (10s: a container of a Never or OnFailure pod completes),
+ * each a duration or {@code never}; the stage file's {@code runToCompletion} block wins.
  * Per pod, the {@code sim.eventplane.io/} annotations ({@link PodBehavior}). See docs/node-sim.md.
  *
  * <p>Sharding ({@link NodeSharding}, {@link ShardSettings#fromEnvironment()}): every instance started with the same
@@ -28,7 +31,8 @@ public final class NodeSimMain {
     public static void main(String[] args) throws InterruptedException {
         try {
             Stages.fromEnvironment(); // checked before anything starts
-        } catch (Stages.InvalidStages e) {
+            RunDefaults.fromEnvironment();
+        } catch (IllegalArgumentException e) {
             System.err.println("node-sim: " + e.getMessage());
             System.exit(2);
         }

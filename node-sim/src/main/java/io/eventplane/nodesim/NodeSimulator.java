@@ -17,7 +17,6 @@ import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,11 +44,12 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
  * (the pods), sharing the nodes' state in {@link SimNodes}.
  *
  * <p>Level-triggered: a change in the view only names a pod; the simulator re-reads it, advances the pod's run to now
- * and plans the next evaluation for the run's next change. Every command carries the resourceVersion it was decided
+ * and plans the next evaluation for the run's next change. A ConfigMap or Secret that appears or changes names only
+ * the pods waiting for it ({@link KubeletLoop#referenceChanged}). Every command carries the resourceVersion it was decided
  * on; a conflict is followed by the next change, and a command that shows no effect is retried after
  * {@link NodeSimSettings#retryAfter()}. All work runs on one scheduler thread, so the simulator's own state needs no
  * locks. A Node annotated {@code sim.eventplane.io/node-state: failed} ({@link NodeFailure}) is left alone (no lease,
- * no status, no pod work) until the annotation goes.
+ * no status, no pod work) until the annotation goes. Nodes join and leave at run time as {@link NodeRoster} says.
  *
  * <p>Events, as a kubelet records them (source kubelet, host the node): the node's start when it registers
  * ({@link KubeletEvents#nodeStarting}), and what each pod's run records (Pulling, Pulled, Created, Started, BackOff,
@@ -85,6 +85,8 @@ public final class NodeSimulator implements AutoCloseable {
     private NodeMembership membership;
     private NodeHeartbeat heartbeat;
     private KubeletLoop pods;
+    /** Each node's event recorder (source kubelet, host the node), by node name. */
+    private final Map<String, EventRecorder> kubelets = new java.util.concurrent.ConcurrentHashMap<>();
 
     public NodeSimulator(EventplaneConfig config, int nodes, NodeShape shape, Clock clock, NodeSimSettings settings) {
         if (nodes < 1) {
@@ -96,7 +98,8 @@ public final class NodeSimulator implements AutoCloseable {
         this.settings = settings;
         this.kubelet = KubeletConfig.defaults().withPull(settings.startDelayMin(), settings.startDelayMax())
                 .withShutdownDefault(settings.shutdownDelay()).withSeed(settings.seed())
-                .withImages(imageRulesFromEnvironment()).withStages(Stages.fromEnvironment());
+                .withImages(imageRulesFromEnvironment()).withRunDefaults(RunDefaults.fromEnvironment())
+                .withStages(Stages.fromEnvironment());
         this.shard = ShardSettings.fromEnvironment();
         Map<String, Set<NodePressure.Kind>> configuredPressure;
         try {
@@ -159,7 +162,6 @@ public final class NodeSimulator implements AutoCloseable {
         memberSender = CommandSender.dedicated(config, name + "-membership");
         view.indexPodsByNode();
         clients.listen(this::onChange);
-        Map<String, EventRecorder> kubelets = new HashMap<>();
         for (SimNode n : nodes.all()) {
             kubelets.put(n.name(), recorder.from(EventOrigin.kubelet(n.name())));
         }
@@ -237,12 +239,26 @@ public final class NodeSimulator implements AutoCloseable {
                     run(() -> pods.evaluate(key));
                 }
             }
+        } else if ((kind.equals(Kinds.CONFIG_MAP.kind()) || kind.equals(Kinds.SECRET.kind()))
+                && change.getType() != ChangeType.DELETED) {
+            String key = Keys.of(kind, change.getNamespace(), change.getName());
+            run(() -> pods.referenceChanged(key)); // only the pods waiting for it are looked at
         } else if (kind.equals(Kinds.LEASE.kind()) && ShardSettings.NAMESPACE.equals(change.getNamespace())
                 && change.getName().startsWith("node-sim.")) {
             run(() -> membership.rebalance(false)); // a member joined, renewed, acknowledged or left
         } else if (kind.equals(Kinds.NODE.kind()) && change.getType() != ChangeType.DELETED
-                && nodes.contains(change.getName())) {
+                && !nodes.contains(change.getName())) {
             Node node = (Node) change.getObject();
+            int index = NodeRoster.addedIndex(node, settings.namePrefix());
+            if (index > 0 && !NodeRoster.removed(node)) {
+                run(() -> join(index));
+            }
+        } else if (kind.equals(Kinds.NODE.kind()) && change.getType() != ChangeType.DELETED) {
+            Node node = (Node) change.getObject();
+            if (NodeRoster.removed(node)) {
+                run(() -> leave(change.getName()));
+                return;
+            }
             boolean fail = NodeFailure.FAILED.equals(NodeFailure.requested(node));
             SimNode n = nodes.get(change.getName());
             if (fail && nodes.fail(n.name())) {
@@ -286,6 +302,50 @@ public final class NodeSimulator implements AutoCloseable {
 
     // ---- the simulator's thread
 
+    /** A node added at run time joins this group ({@link NodeRoster}); the membership says who simulates it. */
+    private void join(int index) {
+        if (addNode(index)) {
+            membership.rebalance(false);
+        }
+    }
+
+    private boolean addNode(int index) {
+        SimNode n = SimNode.of(settings.namePrefix(), index);
+        if (!nodes.add(n)) {
+            return false;
+        }
+        kubelets.put(n.name(), recorder.from(EventOrigin.kubelet(n.name())));
+        LOG.info("node-sim: {} joins", n.name());
+        return true;
+    }
+
+    /** A node removed at run time leaves for good: its kubelet stops and will not register it again. */
+    private void leave(String name) {
+        if (!nodes.contains(name)) {
+            return;
+        }
+        stopSimulating(name);
+        nodes.remove(name);
+        kubelets.remove(name);
+        LOG.info("node-sim: {} leaves: no more leases, status or pod work", name);
+        membership.rebalance(false);
+    }
+
+    /** Nodes added at run time before this start, and configured ones removed since, as their Nodes say. */
+    private void readRoster() {
+        for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
+            Node node = (Node) c.getObject();
+            if (NodeRoster.removed(node)) {
+                nodes.remove(c.getName());
+            } else {
+                int index = NodeRoster.addedIndex(node, settings.namePrefix());
+                if (index > 0) {
+                    addNode(index);
+                }
+            }
+        }
+    }
+
     private void bootstrap() {
         try {
             while (!closed) {
@@ -300,6 +360,7 @@ public final class NodeSimulator implements AutoCloseable {
             Thread.currentThread().interrupt();
             return;
         }
+        readRoster();
         active = true;
         membership.rebalance(true);
         long member = shard.renewInterval().toMillis();

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * annotation a container behaves like nginx: it starts, answers every probe at once and runs until it is stopped, and
  * exits 0 on SIGTERM.
  *
- * @param runDuration        {@code run-duration}: the program exits on its own after this long (null: never)
+ * @param runDuration        {@code run-duration}: the program exits on its own after this long (null: not declared, or
+ *                           {@code never}; see {@code runsUntilStopped})
  * @param exitCode           {@code exit-code}: its exit code when it does (0)
  * @param oomAfter           {@code oom-after}: it is OOM-killed after this long (exit 137, reason OOMKilled; null: never)
  * @param startupAfter       {@code startup-after}: its startup probe succeeds from this long after the start (0)
@@ -28,12 +29,14 @@ import java.util.regex.Pattern;
  * @param imageMissing       {@code image-missing}: "true" when its image cannot be pulled (null: node-sim's rules)
  * @param postStartDuration  {@code poststart-duration}: how long its postStart hook runs, when it has one (0)
  * @param postStartFails     {@code poststart-fails}: "true" when its postStart hook fails (at the end of its duration)
+ * @param runsUntilStopped   {@code run-duration: never}: it never exits on its own, whatever node-sim's defaults say
  */
 public record PodBehavior(Duration runDuration, int exitCode, Duration oomAfter, Duration startupAfter,
                           Duration readyAfter, Duration unreadyAfter, Duration livenessFailsAfter,
                           Duration probeResponseTime, Duration preStopDuration, Duration shutdownDuration,
                           int exitCodeOnSigterm, boolean ignoresSigterm, Duration imagePullDuration,
-                          Boolean imageMissing, Duration postStartDuration, boolean postStartFails) {
+                          Boolean imageMissing, Duration postStartDuration, boolean postStartFails,
+                          boolean runsUntilStopped) {
 
     public static final String PREFIX = "sim.eventplane.io/";
 
@@ -48,14 +51,28 @@ public record PodBehavior(Duration runDuration, int exitCode, Duration oomAfter,
     public static PodBehavior of(Map<String, String> annotations, String container) {
         Map<String, String> a = annotations == null ? Map.of() : annotations;
         Reader r = new Reader(a, container);
-        return new PodBehavior(r.duration("run-duration", null), r.integer("exit-code", 0),
+        boolean never = "never".equalsIgnoreCase(String.valueOf(r.raw("run-duration")).trim());
+        return new PodBehavior(never ? null : r.duration("run-duration", null), r.integer("exit-code", 0),
                 r.duration("oom-after", null), r.duration("startup-after", Duration.ZERO),
                 r.duration("ready-after", Duration.ZERO), r.duration("unready-after", null),
                 r.duration("liveness-fails-after", null), r.duration("probe-response-time", Duration.ZERO),
                 r.duration("prestop-duration", Duration.ZERO), r.duration("shutdown-duration", null),
                 r.integer("exit-code-on-sigterm", 0), r.bool("ignores-sigterm", false),
                 r.duration("image-pull-duration", null), r.boolOrNull("image-missing"),
-                r.duration("poststart-duration", Duration.ZERO), r.bool("poststart-fails", false));
+                r.duration("poststart-duration", Duration.ZERO), r.bool("poststart-fails", false), never);
+    }
+
+    /**
+     * This behaviour, running for {@code run} when the pod declares no run duration (node-sim's run-to-completion
+     * defaults, {@link RunDefaults}); unchanged when it declares one, or {@code never}, or {@code run} is null.
+     */
+    public PodBehavior withDefaultRun(Duration run) {
+        if (run == null || runDuration != null || runsUntilStopped) {
+            return this;
+        }
+        return new PodBehavior(run, exitCode, oomAfter, startupAfter, readyAfter, unreadyAfter, livenessFailsAfter,
+                probeResponseTime, preStopDuration, shutdownDuration, exitCodeOnSigterm, ignoresSigterm,
+                imagePullDuration, imageMissing, postStartDuration, postStartFails, false);
     }
 
     private record Reader(Map<String, String> annotations, String container) {

@@ -22,8 +22,9 @@ import java.util.List;
 /**
  * The kubelet's first step for a pod bound to its node: the sandbox. Addresses, startTime, containers Waiting
  * (ContainerCreating, or PodInitializing behind init containers), PodReadyToStartContainers True, Initialized True
- * without init containers (POD-6.10), ContainersReady and Ready False. Everything after it is {@link PodRun}. Also how
- * containerd names images and ids. Pure.
+ * without init containers (POD-6.10), ContainersReady and Ready False. Before it, while the pod's volumes cannot be set
+ * up ({@link VolumeMounts}), the same status without the pod's address and with PodReadyToStartContainers False.
+ * Everything after it is {@link PodRun}. Also how containerd names images and ids. Pure.
  */
 public final class PodLifecycle {
     private PodLifecycle() {
@@ -33,24 +34,59 @@ public final class PodLifecycle {
     public record PodHost(String nodeName, String hostIP, String podIP) {
     }
 
+    /** The sandbox was created: the pod has its address and container statuses, and is ready to start containers. */
     public static boolean hasSandbox(Pod pod) {
         PodStatus s = pod.getStatus();
-        return s != null && s.getPodIP() != null && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty();
+        return s != null && s.getPodIP() != null && s.getContainerStatuses() != null && !s.getContainerStatuses().isEmpty()
+                && !"False".equals(condition(s, "PodReadyToStartContainers")); // a hostNetwork pod has its IP before
+    }
+
+    /** The kubelet admitted the pod and wrote its first status (startTime, hostIP), with or without a sandbox yet. */
+    public static boolean admitted(Pod pod) {
+        PodStatus s = pod.getStatus();
+        return s != null && s.getStartTime() != null && s.getHostIP() != null;
+    }
+
+    /** When the pod's sandbox became ready: its containers' history starts there (startTime for older statuses). */
+    public static Instant sandboxReadyAt(Pod pod) {
+        PodStatus s = pod.getStatus();
+        if (s == null) {
+            return null;
+        }
+        for (PodCondition c : list(s.getConditions())) {
+            if ("PodReadyToStartContainers".equals(c.getType()) && "True".equals(c.getStatus())
+                    && c.getLastTransitionTime() != null) {
+                return c.getLastTransitionTime();
+            }
+        }
+        return s.getStartTime();
     }
 
     public static Pod creating(Pod pod, PodHost host, Instant now) {
+        String podIP = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? host.hostIP() : host.podIP();
+        return pending(pod, host.hostIP(), podIP, true, now);
+    }
+
+    /**
+     * Admitted, but a volume cannot be set up yet: no sandbox, so no pod address (a hostNetwork pod has the node's, as
+     * the kubelet reports it) and PodReadyToStartContainers False; the containers wait in ContainerCreating.
+     */
+    public static Pod waitingForVolumes(Pod pod, String hostIP, Instant now) {
+        return pending(pod, hostIP, Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? hostIP : null, false, now);
+    }
+
+    private static Pod pending(Pod pod, String hostIP, String podIP, boolean sandbox, Instant now) {
         PodSpec spec = pod.getSpec();
         PodStatus status = status(pod);
         List<Container> init = list(spec.getInitContainers());
         List<Container> app = list(spec.getContainers());
         List<PodCondition> c = status.getConditions();
-        c = set(c, "PodReadyToStartContainers", "True", null, null, now);
+        c = set(c, "PodReadyToStartContainers", sandbox ? "True" : "False", null, null, now);
         c = init.isEmpty() ? set(c, "Initialized", "True", null, null, now)
                 : set(c, "Initialized", "False", "ContainersNotInitialized",
                 "containers with incomplete status: " + names(init), now);
         c = set(c, "Ready", "False", "ContainersNotReady", "containers with unready status: " + names(app), now);
         c = set(c, "ContainersReady", "False", "ContainersNotReady", "containers with unready status: " + names(app), now);
-        String podIP = Boolean.TRUE.equals(spec.getHostNetwork()) ? host.hostIP() : host.podIP();
         List<ContainerStatus> initStatuses = new ArrayList<>();
         init.forEach(k -> initStatuses.add(waiting(k, "PodInitializing")));
         List<ContainerStatus> appStatuses = new ArrayList<>();
@@ -58,10 +94,10 @@ public final class PodLifecycle {
         PodStatus next = PodStatus.newBuilder(status)
                 .setPhase("Pending")
                 .setConditions(c)
-                .setHostIP(host.hostIP())
-                .setHostIPs(List.of(HostIP.newBuilder().setIp(host.hostIP()).build()))
+                .setHostIP(hostIP)
+                .setHostIPs(List.of(HostIP.newBuilder().setIp(hostIP).build()))
                 .setPodIP(podIP)
-                .setPodIPs(List.of(PodIP.newBuilder().setIp(podIP).build()))
+                .setPodIPs(podIP == null ? null : List.of(PodIP.newBuilder().setIp(podIP).build()))
                 .setStartTime(status.getStartTime() == null ? now : status.getStartTime())
                 .setInitContainerStatuses(init.isEmpty() ? null : initStatuses)
                 .setContainerStatuses(appStatuses)
@@ -123,6 +159,15 @@ public final class PodLifecycle {
                                           String message, Instant now) {
         return Conditions.set(conditions, PodCondition.newBuilder().setType(type).setStatus(status)
                 .setReason(reason).setMessage(message).setLastTransitionTime(now).build());
+    }
+
+    private static String condition(PodStatus status, String type) {
+        for (PodCondition c : list(status.getConditions())) {
+            if (type.equals(c.getType())) {
+                return c.getStatus();
+            }
+        }
+        return null;
     }
 
     private static PodStatus status(Pod pod) {

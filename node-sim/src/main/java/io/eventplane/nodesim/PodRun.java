@@ -37,13 +37,15 @@ import java.util.SplittableRandom;
  * timing fields (POD-7), init containers in order (POD-8), sidecars (POD-9), termination with preStop, SIGTERM, the grace
  * period and its 2 s extension (POD-12), a restarted kubelet's fresh grace period (POD-12.12, {@link #resume}),
  * postStart hooks (POD-4.3), and activeDeadlineSeconds (POD-8.11). Image pulls may be slow or fail
- * (ErrImagePull, ImagePullBackOff).
+ * (ErrImagePull, ImagePullBackOff). A container whose environment refers to a missing ConfigMap, Secret or key waits in
+ * CreateContainerConfigError ({@link ConfigReferences}), looked up at each attempt in the objects it is given.
  *
  * <p>Not thread-safe: one owner advances it.
  */
 public final class PodRun {
     private final KubeletConfig config;
     private final Set<String> imagesOnNode;
+    private final ConfigReferences.Objects objects;
     private final SplittableRandom random;
     private final PodStages stages;
     private final String uid;
@@ -68,18 +70,20 @@ public final class PodRun {
     private Instant podKillAt;
     private Instant finishedAt;
 
-    private PodRun(Pod pod, KubeletConfig config, Set<String> imagesOnNode, Instant startTime) {
+    private PodRun(Pod pod, KubeletConfig config, Set<String> imagesOnNode, ConfigReferences.Objects objects,
+                   Instant startTime) {
         this.config = config;
         this.imagesOnNode = imagesOnNode;
+        this.objects = objects;
         ObjectMeta meta = pod.getMetadata();
         this.uid = meta.getUid();
         this.podName = meta.getName();
         this.namespace = meta.getNamespace();
         this.random = new SplittableRandom(config.seed() ^ (uid == null ? 0 : uid.hashCode() * 0x9E3779B97F4A7C15L));
         this.podRef = ObjectReferences.of(pod);
-        this.stages = new PodStages(config, meta);
         PodSpec spec = pod.getSpec();
         this.restartPolicy = spec.getRestartPolicy() == null ? "Always" : spec.getRestartPolicy();
+        this.stages = new PodStages(config, meta, restartPolicy);
         this.terminationGraceSeconds = spec.getTerminationGracePeriodSeconds() == null ? 30
                 : spec.getTerminationGracePeriodSeconds();
         this.deadlineAt = spec.getActiveDeadlineSeconds() == null ? null
@@ -95,7 +99,10 @@ public final class PodRun {
 
     private ContainerRun container(Pod pod, Container k, Role role) {
         try {
-            return new ContainerRun(this, k, role, PodBehavior.of(pod.getMetadata().getAnnotations(), k.getName()), null);
+            PodBehavior declared = PodBehavior.of(pod.getMetadata().getAnnotations(), k.getName());
+            RunDefaults defaults = config.runDefaults() == null ? RunDefaults.NEVER : config.runDefaults();
+            return new ContainerRun(this, k, role, declared.withDefaultRun(defaults.forContainer(role, restartPolicy)),
+                    null);
         } catch (PodBehavior.InvalidAnnotation e) {
             return new ContainerRun(this, k, role, null, e.getMessage());
         }
@@ -107,7 +114,13 @@ public final class PodRun {
      * @param imagesOnNode the node's images (normalized); the run adds what it pulls
      */
     public static PodRun start(Pod pod, KubeletConfig config, Set<String> imagesOnNode, Instant startTime) {
-        PodRun run = new PodRun(pod, config, imagesOnNode, startTime);
+        return start(pod, config, imagesOnNode, ConfigReferences.Objects.none(), startTime);
+    }
+
+    /** As {@link #start(Pod, KubeletConfig, Set, Instant)}, reading the ConfigMaps and Secrets it refers to in {@code objects}. */
+    static PodRun start(Pod pod, KubeletConfig config, Set<String> imagesOnNode, ConfigReferences.Objects objects,
+                        Instant startTime) {
+        PodRun run = new PodRun(pod, config, imagesOnNode, objects, startTime);
         run.reconcile(startTime);
         run.armStages(startTime);
         return run;
@@ -184,7 +197,7 @@ public final class PodRun {
         for (EphemeralContainer e : list(pod.getSpec().getEphemeralContainers())) {
             if (ephemeral.stream().noneMatch(c -> c.name().equals(e.getName()))) {
                 Container k = Container.newBuilder().setName(e.getName()).setImage(e.getImage())
-                        .setImagePullPolicy(e.getImagePullPolicy()).build();
+                        .setImagePullPolicy(e.getImagePullPolicy()).setEnv(e.getEnv()).setEnvFrom(e.getEnvFrom()).build();
                 ContainerRun c = container(pod, k, Role.EPHEMERAL);
                 if (terminating || terminal()) {
                     c.phase = Phase.STOPPED;
@@ -213,6 +226,21 @@ public final class PodRun {
             next = min(next, deadlineAt);
         }
         return Optional.ofNullable(next);
+    }
+
+    /** Some container waits in CreateContainerConfigError for a ConfigMap, Secret or key it refers to. */
+    public boolean waitingOnReferences() {
+        return all().stream().anyMatch(ContainerRun::waitingOnReference);
+    }
+
+    /** An object the pod refers to appeared or changed: the containers waiting for one try again at {@code now}. */
+    public void recheckReferences(Instant now) {
+        Instant at = now.isBefore(cursor) ? cursor : now;
+        for (ContainerRun c : all()) {
+            if (c.waitingOnReference() && (c.due == null || c.due.isAfter(at))) {
+                c.due = at;
+            }
+        }
     }
 
     /** The Events recorded since the last call, in order. */
@@ -413,6 +441,11 @@ public final class PodRun {
 
     KubeletConfig config() {
         return config;
+    }
+
+    /** Why the container's environment cannot be built now (the kubelet's message), if it cannot. */
+    Optional<String> environmentError(Container spec) {
+        return ConfigReferences.environmentError(namespace, spec, objects);
     }
 
     /** The node's images (normalized); a pull adds to them. */

@@ -19,10 +19,12 @@ final class PodStages {
     private final List<Stages.Stage> stages;
     private final SplittableRandom stageRandom;
     private final String namespace;
+    private final String restartPolicy;
     private Map<String, String> labels;
     private Map<String, String> annotations;
 
-    PodStages(KubeletConfig config, ObjectMeta meta) {
+    PodStages(KubeletConfig config, ObjectMeta meta, String restartPolicy) {
+        this.restartPolicy = restartPolicy;
         String uid = meta.getUid();
         this.stages = config.stages() == null ? List.of() : config.stages().stages();
         this.stageRandom = new SplittableRandom(config.seed() * 31 + (uid == null ? 0 : uid.hashCode()) ^ 0x5DEECE66DL);
@@ -98,6 +100,7 @@ final class PodStages {
                 case POD_PHASE -> phase;
                 case POD_NAMESPACE -> namespace;
                 case POD_DELETING -> String.valueOf(deleting);
+                case POD_RESTART_POLICY -> restartPolicy;
                 case CONTAINER_NAME -> c.name();
                 case CONTAINER_IMAGE -> c.spec.getImage() == null ? "" : c.spec.getImage();
                 case CONTAINER_TYPE -> c.role.name().toLowerCase(java.util.Locale.ROOT);

@@ -3,6 +3,7 @@ package io.eventplane.nodesim;
 import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.ContainerState;
 import io.eventplane.model.ContainerStateRunning;
+import io.eventplane.model.ContainerStateTerminated;
 import io.eventplane.model.ContainerStateWaiting;
 import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.Pod;
@@ -99,6 +100,7 @@ final class PodStatusWriter {
             state = ContainerState.newBuilder().setRunning(ContainerStateRunning.newBuilder().setStartedAt(k.runStart)
                     .build()).build();
         } else if (k.terminated != null && k.phase != ContainerRun.Phase.BACKOFF
+                && k.phase != ContainerRun.Phase.CONFIG_ERROR
                 && !(k.phase == ContainerRun.Phase.POST_START && k.waitReason != null)) {
             state = ContainerState.newBuilder().setTerminated(k.terminated).build();
         } else {
@@ -112,10 +114,13 @@ final class PodStatusWriter {
                     .setMessage(k.waitMessage).build()).build();
         }
         boolean completedInit = k.role == ContainerRun.Role.INIT && k.terminated != null && k.terminated.getExitCode() == 0;
+        // a restart that cannot be created yet: the kubelet shows the run that ended as the last state
+        ContainerStateTerminated last = k.phase == ContainerRun.Phase.CONFIG_ERROR && k.terminated != null
+                ? k.terminated : k.last;
         return ContainerStatus.newBuilder().setName(k.name())
                 .setState(state)
-                .setLastState(k.last == null ? new ContainerState()
-                        : ContainerState.newBuilder().setTerminated(k.last).build())
+                .setLastState(last == null ? new ContainerState()
+                        : ContainerState.newBuilder().setTerminated(last).build())
                 .setReady(k.ready || completedInit)
                 .setStarted(k.role == ContainerRun.Role.INIT ? k.running() : k.started)
                 .setRestartCount(k.restartCount)

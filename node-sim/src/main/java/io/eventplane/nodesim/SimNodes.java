@@ -6,22 +6,27 @@ import io.eventplane.core.kinds.Kinds;
 import io.eventplane.model.Node;
 import java.time.Clock;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The nodes one node-sim instance is configured with, and what its parts ({@link NodeMembership},
  * {@link NodeHeartbeat}, {@link KubeletLoop}) share about them: which it simulates now (given by its membership,
  * {@link NodeSharding}), which are failed ({@link NodeFailure}: no lease, no status, no pod work until the annotation
  * goes), each node's command builder (actor {@code node-sim/<node>}), and the pressures node-sim's configuration puts it
- * under. The owned and failed sets are read from the view's and the membership's threads too, hence concurrent.
+ * under, and the nodes added and removed at run time ({@link NodeRoster}). Read from the view's and the membership's
+ * threads too, hence concurrent.
  */
 final class SimNodes {
-    private final Map<String, SimNode> nodes = new LinkedHashMap<>();
-    private final Map<String, Commands> commands = new HashMap<>();
+    private final Map<Integer, SimNode> byIndex = new ConcurrentSkipListMap<>();
+    private final Map<String, SimNode> nodes = new ConcurrentHashMap<>();
+    private final Map<String, Commands> commands = new ConcurrentHashMap<>();
+    private final Clock clock;
+    /** How many nodes the configuration names ({@code <prefix>1..configured}). */
+    private final int configured;
     /** Pressures node-sim's configuration puts nodes under ({@code EVENTPLANE_NODESIM_PRESSURE}), by node name. */
     private final Map<String, Set<NodePressure.Kind>> configuredPressure;
     /** The nodes this instance simulates now ({@link NodeSharding}); the others belong to other instances. */
@@ -31,12 +36,40 @@ final class SimNodes {
 
     /** Nodes {@code <prefix>1..count}. */
     SimNodes(String prefix, int count, Clock clock, Map<String, Set<NodePressure.Kind>> configuredPressure) {
+        this.clock = clock;
+        this.configured = count;
         for (int i = 1; i <= count; i++) {
-            SimNode n = SimNode.of(prefix, i);
-            nodes.put(n.name(), n);
-            commands.put(n.name(), new Commands("node-sim/" + n.name(), clock));
+            add(SimNode.of(prefix, i));
         }
         this.configuredPressure = configuredPressure;
+    }
+
+    /** A node joins (configured, or added at run time); answers whether it was not there. */
+    boolean add(SimNode n) {
+        if (nodes.putIfAbsent(n.name(), n) != null) {
+            return false;
+        }
+        byIndex.put(n.index(), n);
+        commands.put(n.name(), new Commands("node-sim/" + n.name(), clock));
+        return true;
+    }
+
+    /** A node leaves for good (removed at run time); answers whether it was there. */
+    boolean remove(String name) {
+        SimNode n = nodes.remove(name);
+        if (n == null) {
+            return false;
+        }
+        byIndex.remove(n.index());
+        commands.remove(name);
+        owned.remove(name);
+        failed.remove(name);
+        return true;
+    }
+
+    /** Whether the configuration names the node (else it was added at run time). */
+    boolean isConfigured(SimNode n) {
+        return n.index() <= configured;
     }
 
     SimNode get(String name) {
@@ -47,14 +80,16 @@ final class SimNodes {
         return nodes.containsKey(name);
     }
 
-    /** Every configured node, in index order. */
+    /** Every node, in index order. */
     Collection<SimNode> all() {
-        return nodes.values();
+        return byIndex.values();
     }
 
-    /** Every configured node's name, in index order. */
+    /** Every node's name, in index order. */
     Set<String> names() {
-        return nodes.keySet();
+        Set<String> out = new LinkedHashSet<>();
+        byIndex.values().forEach(n -> out.add(n.name()));
+        return out;
     }
 
     int size() {

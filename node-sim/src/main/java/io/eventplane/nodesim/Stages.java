@@ -46,8 +46,20 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * started to match; if the container stops matching first, nothing happens. A stage fires once each time a container
  * comes to match it, and again only after it stopped matching in between (a new run of the container, a readiness
  * flip). Several stages may be pending on a container at once; they fire in time order (file order on a tie).
+ *
+ * <p>The file may also set node-sim's run-to-completion defaults ({@link RunDefaults}), which win over the
+ * environment's:
+ * <pre>{@code
+ * runToCompletion:
+ *   initContainerMilliseconds: 1000     # an init container exits 0 after 1 s ("never": it runs until stopped)
+ *   containerMilliseconds: 10000        # so does a container of a Never or OnFailure pod, after 10 s
+ * }</pre>
  */
-public record Stages(List<Stage> stages) {
+public record Stages(List<Stage> stages, RunDefaults.Override runToCompletion) {
+
+    public Stages(List<Stage> stages) {
+        this(stages, RunDefaults.Override.NONE);
+    }
 
     /** The environment variable (or system property) naming the stage file. */
     public static final String SETTING = "EVENTPLANE_NODESIM_STAGES";
@@ -95,6 +107,7 @@ public record Stages(List<Stage> stages) {
         POD_PHASE("pod.phase", Set.of("Pending", "Running", "Succeeded", "Failed", "Unknown")),
         POD_NAMESPACE("pod.namespace", null),
         POD_DELETING("pod.deleting", Set.of("true", "false")),
+        POD_RESTART_POLICY("pod.restartPolicy", Set.of("Always", "OnFailure", "Never")),
         CONTAINER_NAME("container.name", null),
         CONTAINER_IMAGE("container.image", null),
         CONTAINER_TYPE("container.type", Set.of("init", "sidecar", "app", "ephemeral")),
@@ -205,10 +218,12 @@ public record Stages(List<Stage> stages) {
             if (root == null) {
                 return none();
             }
-            Map<String, NodeTuple> top = mapping(root, "(file)", Set.of("stages"));
+            Map<String, NodeTuple> top = mapping(root, "(file)", Set.of("stages", "runToCompletion"));
+            RunDefaults.Override run = top.containsKey("runToCompletion")
+                    ? runToCompletion(top.get("runToCompletion").getValueNode()) : RunDefaults.Override.NONE;
             NodeTuple list = top.get("stages");
             if (list == null) {
-                return none();
+                return new Stages(List.of(), run);
             }
             if (!(list.getValueNode() instanceof SequenceNode seq)) {
                 throw error(list.getValueNode(), "stages", "must be a list of stages");
@@ -223,7 +238,24 @@ public record Stages(List<Stage> stages) {
                 }
                 out.add(s);
             }
-            return new Stages(List.copyOf(out));
+            return new Stages(List.copyOf(out), run);
+        }
+
+        RunDefaults.Override runToCompletion(Node n) {
+            Map<String, NodeTuple> m = mapping(n, "runToCompletion", Set.of("initContainerMilliseconds",
+                    "containerMilliseconds"));
+            NodeTuple init = m.get("initContainerMilliseconds");
+            NodeTuple app = m.get("containerMilliseconds");
+            return new RunDefaults.Override(init != null,
+                    init == null ? null : millisOrNever(init, "runToCompletion.initContainerMilliseconds"),
+                    app != null, app == null ? null : millisOrNever(app, "runToCompletion.containerMilliseconds"));
+        }
+
+        java.time.Duration millisOrNever(NodeTuple t, String path) {
+            if ("never".equals(scalar(t.getValueNode(), path).trim())) {
+                return null;
+            }
+            return java.time.Duration.ofMillis(millis(t, path));
         }
 
         Stage stage(Node n, String path) {

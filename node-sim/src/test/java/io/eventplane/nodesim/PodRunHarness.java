@@ -25,7 +25,9 @@ import java.util.Map;
 /** A pod on a virtual clock: the kubelet's view of it, each status it would write, and the events it records. */
 final class PodRunHarness {
     static final Instant T0 = Instant.parse("2025-06-01T10:00:00Z");
+    /** Programs run until stopped unless the pod declares otherwise (the run-to-completion defaults have their own test). */
     static final KubeletConfig CONFIG = KubeletConfig.defaults().withPull(Duration.ofSeconds(1), Duration.ofSeconds(1))
+            .withRunDefaults(RunDefaults.NEVER)
             .withShutdownDefault(Duration.ofSeconds(1));
 
     /** One status the kubelet wrote, at its time. */
@@ -46,9 +48,18 @@ final class PodRunHarness {
     }
 
     PodRunHarness(Pod pod, KubeletConfig config) {
+        this(pod, config, ConfigReferences.Objects.none());
+    }
+
+    /** With the ConfigMaps and Secrets the kubelet finds in {@code objects}, looked up at each step. */
+    PodRunHarness(Pod pod, ConfigReferences.Objects objects) {
+        this(pod, CONFIG, objects);
+    }
+
+    private PodRunHarness(Pod pod, KubeletConfig config, ConfigReferences.Objects objects) {
         Pod sandboxed = PodLifecycle.creating(pod, new PodLifecycle.PodHost("node-1", "10.1.0.1", "10.244.1.7"), T0);
         this.pod = sandboxed;
-        this.run = PodRun.start(sandboxed, config, new HashSet<>(), T0);
+        this.run = PodRun.start(sandboxed, config, new HashSet<>(), objects, T0);
         write();
     }
 
@@ -74,6 +85,14 @@ final class PodRunHarness {
             write();
         }
         now = end;
+        return this;
+    }
+
+    /** An object the pod refers to appeared or changed, now: the kubelet loop has the run look again. */
+    PodRunHarness referencesChanged() {
+        run.recheckReferences(now);
+        run.advanceTo(pod, now);
+        write();
         return this;
     }
 

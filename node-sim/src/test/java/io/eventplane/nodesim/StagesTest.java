@@ -51,7 +51,7 @@ class StagesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            unknown top-level field | stagez: [] | s.yaml:1: stagez: unknown field; known fields: stages
+            unknown top-level field | stagez: [] | s.yaml:1: stagez: unknown field; known fields: runToCompletion, stages
             stages not a list | stages: {a: 1} | s.yaml:1: stages: must be a list of stages
             name missing | stages:\\n- next: [{action: none}] | s.yaml:2: stages[0].name: is required
             unknown stage field | stages:\\n- name: a\\n  nxt: [] | s.yaml:3: stages[0].nxt: unknown field; known fields: delay, name, next, selector
@@ -64,7 +64,7 @@ class StagesTest {
             weights add up to 0 | stages:\\n- name: a\\n  next:\\n  - {action: none, weight: 0} | s.yaml:3: stages[0].next: the weights add up to 0
             delay not a number | stages:\\n- name: a\\n  delay:\\n    durationMilliseconds: 30s\\n  next: [{action: none}] | s.yaml:4: stages[0].delay.durationMilliseconds: "30s" is not a whole number
             negative jitter | stages:\\n- name: a\\n  delay: {jitterDurationMilliseconds: -5}\\n  next: [{action: none}] | s.yaml:3: stages[0].delay.jitterDurationMilliseconds: -5 is not in 0..31536000000
-            unknown key | stages:\\n- name: a\\n  selector:\\n    matchExpressions:\\n    - {key: .status.phase, operator: In, values: [Running]}\\n  next: [{action: none}] | s.yaml:5: stages[0].selector.matchExpressions[0].key: unknown key ".status.phase"; known keys: pod.phase, pod.namespace, pod.deleting, container.name, container.image, container.type, container.started, container.ready, container.restartCount
+            unknown key | stages:\\n- name: a\\n  selector:\\n    matchExpressions:\\n    - {key: .status.phase, operator: In, values: [Running]}\\n  next: [{action: none}] | s.yaml:5: stages[0].selector.matchExpressions[0].key: unknown key ".status.phase"; known keys: pod.phase, pod.namespace, pod.deleting, pod.restartPolicy, container.name, container.image, container.type, container.started, container.ready, container.restartCount
             unknown operator | stages:\\n- name: a\\n  selector:\\n    matchExpressions:\\n    - {key: pod.phase, operator: Exists, values: [Running]}\\n  next: [{action: none}] | s.yaml:5: stages[0].selector.matchExpressions[0].operator: unknown operator "Exists"; known operators: In, NotIn, Gt, Lt
             bad value for a key | stages:\\n- name: a\\n  selector:\\n    matchExpressions:\\n    - key: container.ready\\n      operator: In\\n      values: [yes]\\n  next: [{action: none}] | s.yaml:7: stages[0].selector.matchExpressions[0].values[0]: "yes" is not a value of container.ready (false, true)
             Gt on a text key | stages:\\n- name: a\\n  selector:\\n    matchExpressions:\\n    - {key: container.name, operator: Gt, values: ["1"]}\\n  next: [{action: none}] | s.yaml:5: stages[0].selector.matchExpressions[0].operator: Gt needs a numeric key (container.restartCount)

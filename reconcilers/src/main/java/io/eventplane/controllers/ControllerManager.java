@@ -1,12 +1,16 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.controllers.cronjob.CronJobReconciler;
+import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
+import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
 import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
 import io.eventplane.podgc.PodGcController;
@@ -69,8 +73,14 @@ public final class ControllerManager {
                     keyed(ReplicaReconciler::replicationControllers)),
             new Definition("deployment", "deployment-controller", "deployment-controller",
                     keyed(DeploymentReconciler::new)),
+            new Definition("daemonset", "daemonset-controller", "daemonset-controller",
+                    keyed(DaemonSetReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
+            new Definition("job", "job-controller", "job-controller", keyed(JobReconciler::new)),
+            new Definition("ttl-after-finished", "ttl-after-finished-controller", "ttl-after-finished-controller",
+                    keyed(TtlAfterFinishedReconciler::new)),
+            new Definition("cronjob", "cronjob-controller", "cronjob-controller", keyed(CronJobReconciler::new)),
             new Definition("garbagecollector", "garbage-collector", "garbage-collector-controller",
                     keyed(GarbageCollector::new)),
             new Definition("nodelifecycle", "node-controller", "node-controller",

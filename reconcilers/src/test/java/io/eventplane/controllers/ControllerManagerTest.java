@@ -19,7 +19,7 @@ class ControllerManagerTest {
             "deployment                 | deployment",
             "deployment,replicaset      | replicaset,deployment",
             "' replicaset , podgc '     | replicaset,podgc",
-            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,disruption,nodelifecycle,namespace,serviceaccount,resourcequota",
+            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,disruption,job,ttl-after-finished,cronjob,nodelifecycle,namespace,serviceaccount,resourcequota",
     })
     @DisplayName("controllers are selected as kube-controller-manager's --controllers selects them, in start order")
     void selects(String selection, String expected) {

@@ -3,11 +3,15 @@ package io.eventplane.controllers;
 import io.eventplane.client.Commands;
 import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
+import io.eventplane.controllers.cronjob.CronJobReconciler;
+import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
 import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
 import io.eventplane.reconcile.Action;
@@ -26,16 +30,22 @@ import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.ContainerState;
 import io.eventplane.model.ContainerStateRunning;
+import io.eventplane.model.ContainerStateTerminated;
 import io.eventplane.model.ContainerStateWaiting;
 import io.eventplane.model.ContainerStatus;
 import io.eventplane.model.Container;
 import io.eventplane.model.Deployment;
+import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
 import io.eventplane.testkit.VirtualClock;
+import io.eventplane.scheduler.ClusterSnapshot;
+import io.eventplane.scheduler.PodInfo;
+import io.eventplane.scheduler.Placement;
+import io.eventplane.scheduler.SchedulerDecider;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,15 +73,21 @@ public final class SimulatedCluster {
     private final Commands user = new Commands("test-user", clock);
     private final Commands system = new Commands("controllers", clock);
     private final ObjectStore store = new ObjectStore();
+    /** The default scheduler's decision, for pods once the cluster has Node objects. */
+    private final SchedulerDecider scheduler = new SchedulerDecider();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers(), new NamespaceReconciler(), new ServiceAccountReconciler(),
-            new ResourceQuotaReconciler());
+            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
+            new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC),
+            new NamespaceReconciler(), new ServiceAccountReconciler(), new ResourceQuotaReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
     }
     private final Map<String, String> failures = new HashMap<>();
+    /** When each key asked to be looked at again (its last requeueAfter), and times tests asked for. */
+    private final Map<String, Instant> wakeups = new HashMap<>();
+    private final List<Consumer<SimulatedCluster>> eachRound = new ArrayList<>();
     private final List<Consumer<SimulatedCluster>> invariants = new ArrayList<>();
     private long position;
     private int changes;
@@ -85,6 +101,15 @@ public final class SimulatedCluster {
     public final List<String> rejections = new ArrayList<>();
     /** When positive, creates of pods beyond this count in the namespace are rejected (a quota). */
     public int podQuota = -1;
+    /**
+     * How the containers of a run-to-completion pod (restartPolicy Never or OnFailure) end: after how long, with which
+     * exit code; null (the default): they run until the pod is deleted.
+     */
+    public java.util.function.Function<Pod, Exit> exits = p -> null;
+
+    /** A program's end: {@code after} its start it exits with {@code code}. */
+    public record Exit(Duration after, int code) {
+    }
 
     // ------------------------------------------------------------------ the writer
 
@@ -122,6 +147,11 @@ public final class SimulatedCluster {
         return submit(user.update(object));
     }
 
+    /** A status update as another component writes it (e.g. a Job's conditions where no Job controller runs). */
+    public CommandOutcome updateStatus(SpecificRecord object) {
+        return submit(system.updateStatus(object));
+    }
+
     public CommandOutcome delete(KindInfo kind, String name) {
         return submit(user.delete(kind, "default", name, null, null));
     }
@@ -132,15 +162,14 @@ public final class SimulatedCluster {
                 io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy(propagationPolicy).build()));
     }
 
-    public <T> T get(Class<T> type, String name) {
-        return getIn(type, "default", name);
+    /** A delete in any namespace, with a propagation policy (null: the kind's default). */
+    public CommandOutcome delete(KindInfo kind, String namespace, String name, String propagationPolicy) {
+        return submit(user.deleteWith(kind, namespace, name, new io.eventplane.log.Preconditions(),
+                io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy(propagationPolicy).build()));
     }
 
-    /** An object of a namespace ("" for a cluster-scoped kind), or null. */
-    public <T> T getIn(Class<T> type, String namespace, String name) {
-        KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
-        return store.get(kind.kind(), kind.namespaced() ? namespace : "", name).map(c -> type.cast(c.getObject()))
-                .orElse(null);
+    public <T> T get(Class<T> type, String name) {
+        return get(type, "default", name);
     }
 
     /** The objects of one kind in one namespace. */
@@ -153,6 +182,12 @@ public final class SimulatedCluster {
     public CommandOutcome deleteNamespace(String name) {
         return submit(user.deleteWith(Kinds.NAMESPACE, "", name, new io.eventplane.log.Preconditions(),
                 io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy("Background").build()));
+    }
+
+    /** An object of a namespace (any namespace for a cluster-scoped kind), or null. */
+    public <T> T get(Class<T> type, String namespace, String name) {
+        KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
+        return store.get(kind.kind(), kind.namespaced() ? namespace : "", name).map(c -> type.cast(c.getObject())).orElse(null);
     }
 
     public <T> List<T> list(Class<T> type) {
@@ -217,8 +252,8 @@ public final class SimulatedCluster {
     private CommandOutcome submit(Action a) {
         if (a instanceof Action.Then t) {
             CommandOutcome first = submit(t.first());
-            if (first.getAccepted()) {
-                submit(t.then());
+            if (first.getAccepted() && submit(t.then()).getAccepted() && t.then().onAccepted() != null) {
+                events.add(t.then().onAccepted().reason() + ": " + t.then().onAccepted().message());
             }
             return first;
         }
@@ -238,37 +273,92 @@ public final class SimulatedCluster {
                         .setPropagationPolicy(x.propagationPolicy()).build()));
     }
 
+    /** One step of the controller of type {@code type}. */
+    private void step(Class<? extends Reconciler> type) {
+        controllers.stream().filter(type::isInstance).forEach(this::step);
+    }
+
     /** One step of {@code controller} for every key it owns, as the runtime would take it. */
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
             if (store.get(key).isPresent()) {
-                apply(controller.reconcile(key, store, clock.instant(), failures.get(key)), key);
+                Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
+                if (r.requeueAfter() == null) {
+                    wakeups.remove(key);
+                } else {
+                    wakeups.put(key, clock.instant().plus(r.requeueAfter()));
+                }
+                apply(r, key);
             }
         }
     }
 
     public void stepDeployments() {
-        step(controllers.get(0));
+        step(DeploymentReconciler.class);
     }
 
     public void stepReplicaSets() {
-        step(controllers.get(1));
-        step(controllers.get(2));
+        for (Reconciler r : controllers) {
+            if (r instanceof ReplicaReconciler) {
+                step(r);
+            }
+        }
+    }
+
+    public void stepJobs() {
+        step(JobReconciler.class);
+    }
+
+    /** Rounds until {@code done} holds (checked before each round), at most {@code seconds} of virtual time. */
+    public SimulatedCluster until(java.util.function.BooleanSupplier done, int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            if (done.getAsBoolean()) {
+                return this;
+            }
+            step();
+        }
+        if (!done.getAsBoolean()) {
+            throw new AssertionError("not done after " + seconds + " s of virtual time");
+        }
+        return this;
     }
 
     // ------------------------------------------------------------------ the kubelet
-    /** Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), finishes deletions. */
+    /**
+     * Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), ends the programs of
+     * run-to-completion pods as {@link #exits} says (0: Succeeded; otherwise Failed, or under OnFailure a restart in
+     * place), finishes deletions (a pod held by finalizers is first stopped: Failed, exit code 143 after SIGTERM).
+     * Without Node objects pods go round-robin to node-0..2; with them the real scheduler decision places each pod
+     * (one that fits nowhere stays Pending).
+     */
     public void stepKubelet() {
         int n = 0;
+        List<Node> nodes = list(Node.class);
+        ClusterSnapshot cluster = nodes.isEmpty() ? null : withBoundPods(ClusterSnapshot.of(nodes));
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
-            String namespace = p.getMetadata().getNamespace();
+            String ns = p.getMetadata().getNamespace();
             if (p.getMetadata().getDeletionTimestamp() != null) {
-                submit(system.delete(Kinds.POD, namespace, name, 0L, p.getMetadata().getUid()));
+                boolean held = p.getMetadata().getFinalizers() != null && !p.getMetadata().getFinalizers().isEmpty();
+                if (held && !PodStates.isTerminal(p) && p.getSpec().getNodeName() != null) {
+                    submit(system.updateStatus(finished(p, "Failed", 143)));
+                }
+                submit(system.delete(Kinds.POD, ns, name, 0L, p.getMetadata().getUid()));
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                submit(system.bind(namespace, name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                if (cluster == null) {
+                    submit(system.bind(ns, name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                } else if (!PodStates.isTerminal(p) && scheduler.decide(p, cluster) instanceof Placement.Bind b) {
+                    submit(system.bind(ns, name, p.getMetadata().getUid(), b.node()));
+                    cluster.add(b.node(), PodInfo.of(p));
+                }
+                continue;
+            }
+            if (PodStates.isTerminal(p)) {
+                continue;
+            }
+            if (runToCompletion(p)) {
                 continue;
             }
             if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
@@ -287,6 +377,66 @@ public final class SimulatedCluster {
         }
     }
 
+    /** A running pod whose program's end has come: finished or restarted. Answers whether it was handled. */
+    private boolean runToCompletion(Pod p) {
+        String policy = p.getSpec().getRestartPolicy();
+        if (!"Running".equals(PodStates.phase(p)) || !("Never".equals(policy) || "OnFailure".equals(policy))) {
+            return false;
+        }
+        Exit exit = exits.apply(p);
+        ContainerStatus first = p.getStatus().getContainerStatuses() == null ? null : p.getStatus().getContainerStatuses().get(0);
+        if (exit == null || first == null || first.getState().getRunning() == null) {
+            return false;
+        }
+        Instant started = first.getState().getRunning().getStartedAt();
+        if (clock.instant().isBefore(started.plus(exit.after()))) {
+            return false;
+        }
+        if (exit.code() == 0 || "Never".equals(policy)) {
+            submit(system.updateStatus(finished(p, exit.code() == 0 ? "Succeeded" : "Failed", exit.code())));
+        } else {
+            submit(system.updateStatus(restarted(p, exit.code())));
+        }
+        return true;
+    }
+
+    /** The pod finished: its containers terminated with {@code code}, not Ready. */
+    private Pod finished(Pod p, String phase, int code) {
+        Instant now = clock.instant();
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (Container c : p.getSpec().getContainers()) {
+            ContainerStatus old = p.getStatus() == null || p.getStatus().getContainerStatuses() == null ? null
+                    : p.getStatus().getContainerStatuses().stream().filter(s -> s.getName().equals(c.getName())).findFirst()
+                    .orElse(null);
+            Instant started = old != null && old.getState() != null && old.getState().getRunning() != null
+                    ? old.getState().getRunning().getStartedAt() : now;
+            statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(false)
+                    .setRestartCount(old == null ? 0 : old.getRestartCount())
+                    .setState(ContainerState.newBuilder().setTerminated(ContainerStateTerminated.newBuilder()
+                            .setExitCode(code).setReason(code == 0 ? "Completed" : "Error").setStartedAt(started)
+                            .setFinishedAt(now).build()).build()).build());
+        }
+        PodStatus status = PodStatus.newBuilder(p.getStatus() == null ? new PodStatus() : p.getStatus()).setPhase(phase)
+                .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus("False")
+                        .setReason("PodCompleted").setLastTransitionTime(now).build()))
+                .setContainerStatuses(statuses).build();
+        return Pod.newBuilder(p).setStatus(status).build();
+    }
+
+    /** OnFailure: the kubelet restarts the failed container in the same pod (JOB-12); restartCount goes up. */
+    private Pod restarted(Pod p, int code) {
+        Instant now = clock.instant();
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (ContainerStatus s : p.getStatus().getContainerStatuses()) {
+            statuses.add(ContainerStatus.newBuilder(s).setRestartCount(s.getRestartCount() + 1)
+                    .setLastState(ContainerState.newBuilder().setTerminated(ContainerStateTerminated.newBuilder()
+                            .setExitCode(code).setReason("Error").setFinishedAt(now).build()).build())
+                    .setState(ContainerState.newBuilder().setRunning(ContainerStateRunning.newBuilder().setStartedAt(now)
+                            .build()).build()).build());
+        }
+        return Pod.newBuilder(p).setStatus(PodStatus.newBuilder(p.getStatus()).setContainerStatuses(statuses).build()).build();
+    }
+
     private static String waitingReason(Pod p) {
         if (p.getStatus() == null || p.getStatus().getContainerStatuses() == null) {
             return null;
@@ -296,9 +446,38 @@ public final class SimulatedCluster {
                 .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
+    /** The pods bound to existing nodes, counted in the snapshot the scheduler decides on. */
+    private ClusterSnapshot withBoundPods(ClusterSnapshot cluster) {
+        for (Pod p : list(Pod.class)) {
+            String node = p.getSpec().getNodeName();
+            if (node != null && cluster.hasNode(node) && !PodStates.isTerminal(p)) {
+                cluster.add(node, PodInfo.of(p));
+            }
+        }
+        return cluster;
+    }
+
+    /** The kubelet reports the pod finished: phase Failed (or Succeeded), its containers terminated. */
+    public void finish(Pod p, String phase) {
+        Pod current = get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName());
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (Container c : current.getSpec().getContainers()) {
+            statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(false)
+                    .setRestartCount(0).setState(ContainerState.newBuilder().setTerminated(
+                            io.eventplane.model.ContainerStateTerminated.newBuilder()
+                                    .setExitCode("Failed".equals(phase) ? 1 : 0)
+                                    .setReason("Failed".equals(phase) ? "Error" : "Completed")
+                                    .setFinishedAt(clock.instant()).build()).build()).build());
+        }
+        submit(system.updateStatus(Pod.newBuilder(current).setStatus(PodStatus.newBuilder().setPhase(phase)
+                .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus("False")
+                        .setLastTransitionTime(clock.instant()).build()))
+                .setContainerStatuses(statuses).build()).build()));
+    }
+
     /** Makes one pod Ready now (for tests that make pods ready one by one). */
     public void makeReady(Pod p) {
-        submit(system.updateStatus(withStatus(getIn(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
                 "Running", true, null)));
     }
 
@@ -321,13 +500,44 @@ public final class SimulatedCluster {
 
     // ------------------------------------------------------------------ running
 
-    /** One round: Deployments, then ReplicaSets and ReplicationControllers, then the kubelet; one second passes. */
+    /**
+     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs), then the kubelet and what tests
+     * run {@link #everyRound}; one second passes.
+     */
     public int step() {
         int before = changes;
         controllers.forEach(this::step);
         stepKubelet();
+        eachRound.forEach(c -> c.accept(this));
         clock.advance(Duration.ofSeconds(1));
         return changes - before;
+    }
+
+    /** Runs {@code script} at the end of every round (a stand-in for a component the cluster does not run). */
+    public void everyRound(Consumer<SimulatedCluster> script) {
+        eachRound.add(script);
+    }
+
+    /** Makes {@link #runUntil} stop the clock at {@code t} (a script's next deed). */
+    public void wakeAt(Instant t) {
+        wakeups.put("test/" + t, t);
+    }
+
+    /**
+     * Runs until {@code end} as the runtime would: rounds while anything changes; when a round changes nothing, the
+     * clock jumps to the earliest time a controller asked to be woken (its requeueAfter) or a script named, or to
+     * {@code end}. A day of schedules takes a few thousand rounds.
+     */
+    public SimulatedCluster runUntil(Instant end) {
+        while (clock.instant().isBefore(end)) {
+            if (step() == 0) {
+                Instant now = clock.instant();
+                wakeups.values().removeIf(t -> !t.isAfter(now));
+                Instant next = wakeups.values().stream().filter(t -> t.isAfter(now)).min(Instant::compareTo).orElse(end);
+                clock.advance(Duration.between(now, next.isBefore(end) ? next : end));
+            }
+        }
+        return this;
     }
 
     /** Steps until a round changes nothing. */
@@ -342,6 +552,11 @@ public final class SimulatedCluster {
 
     public List<String> eventsWithReason(String reason) {
         return events.stream().filter(e -> e.startsWith(reason + ": ")).map(e -> e.substring(reason.length() + 2)).toList();
+    }
+
+    /** The store the controllers read, as they read it. */
+    public io.eventplane.client.ClusterView view() {
+        return store;
     }
 
     public Optional<ObjectChanged> change(String kind, String name) {

@@ -8,6 +8,7 @@ import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.Json;
 import io.eventplane.gateway.wire.KubeStatus;
 import io.eventplane.gateway.wire.KubeStatus.Cause;
 import io.eventplane.gateway.wire.Statuses;
@@ -43,22 +44,23 @@ final class BodyDecoder {
         };
     }
 
-    /** Create and update bodies: JSON or YAML of the kind at the URL. */
+    /** Create and update bodies: JSON, YAML or Kubernetes protobuf of the kind at the URL. */
     static Body<SpecificRecord> object(ApiRequest request, KindInfo kind) {
         String ct = request.contentType();
+        byte[] body = request.body();
         if (ProtobufBodies.CONTENT_TYPE.equals(ct)) {
-            return tree(ProtobufBodies.decode(request.body(), kind), kind, mode(request));
-        }
-        if (ct != null && !OBJECT_TYPES.contains(ct)) {
+            // As the JSON kubectl would have sent, so that validation and its wording are the JSON path's.
+            body = Json.bytes(ProtobufBodies.decode(body, kind));
+        } else if (ct != null && !OBJECT_TYPES.contains(ct)) {
             throw new ApiException(Statuses.unsupportedMediaType(ct,
                     List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf")));
         }
-        if (request.body().length == 0) {
+        if (body.length == 0) {
             throw new ApiException(Statuses.badRequest("the request body is empty; expected a " + kind.kind()));
         }
         List<String> warnings = new ArrayList<>();
         try {
-            SpecificRecord object = KubeJson.get().parseObject(request.body(), kind, mode(request), warnings);
+            SpecificRecord object = KubeJson.get().parseObject(body, kind, mode(request), warnings);
             return new Body<>(object, warnings);
         } catch (DecodeException e) {
             throw new ApiException(decodeStatus(kind, e));

@@ -5,13 +5,19 @@ import io.eventplane.model.DaemonSet;
 import io.eventplane.model.DaemonSetSpec;
 import io.eventplane.model.DaemonSetStatus;
 import io.eventplane.model.DaemonSetUpdateStrategy;
+import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.RollingUpdateDaemonSet;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /** apps/v1 DaemonSet defaulting and validation (workloads.md §4.1: DS-01 to DS-03, DS-16). */
 final class DaemonSetRules implements KindRules<DaemonSet> {
+    /** apps/v1 keeps the template generation in this annotation (Kubernetes' DeprecatedTemplateGeneration). */
+    static final String TEMPLATE_GENERATION = "deprecated.daemonset.template.generation";
     static final List<String> STRATEGIES = List.of("OnDelete", "RollingUpdate");
 
     @Override
@@ -44,11 +50,45 @@ final class DaemonSetRules implements KindRules<DaemonSet> {
         return DaemonSet.newBuilder(ds).setSpec(spec.build()).build();
     }
 
-    /** The four scheduling counters are not omitempty in Kubernetes' status. */
+    /**
+     * The four scheduling counters are not omitempty in Kubernetes' status. The template generation starts at 1
+     * (DS-16: the DaemonSet controller labels its pods {@code pod-template-generation} with it).
+     */
     @Override
     public DaemonSet prepareForCreate(DaemonSet ds, Instant now) {
-        return DaemonSet.newBuilder(ds).setStatus(DaemonSetStatus.newBuilder().setCurrentNumberScheduled(0)
-                .setNumberMisscheduled(0).setDesiredNumberScheduled(0).setNumberReady(0).build()).build();
+        return DaemonSet.newBuilder(withTemplateGeneration(ds, 1)).setStatus(DaemonSetStatus.newBuilder()
+                .setCurrentNumberScheduled(0).setNumberMisscheduled(0).setDesiredNumberScheduled(0).setNumberReady(0)
+                .build()).build();
+    }
+
+    /**
+     * The template generation is server-owned, as kube-apiserver's DaemonSet strategy keeps it: one more when the
+     * template changed, the stored one otherwise (whatever the update says).
+     */
+    @Override
+    public DaemonSet prepareForUpdate(DaemonSet old, DaemonSet updated) {
+        long generation = templateGeneration(old);
+        boolean changed = old.getSpec() == null || updated.getSpec() == null
+                || !Objects.equals(old.getSpec().getTemplate(), updated.getSpec().getTemplate());
+        return withTemplateGeneration(updated, changed ? generation + 1 : generation);
+    }
+
+    /** The stored template generation; 1 for a DaemonSet stored before it was kept. */
+    static long templateGeneration(DaemonSet ds) {
+        Map<String, String> a = ds.getMetadata() == null ? null : ds.getMetadata().getAnnotations();
+        String value = a == null ? null : a.get(TEMPLATE_GENERATION);
+        try {
+            return value == null ? 1 : Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    private static DaemonSet withTemplateGeneration(DaemonSet ds, long generation) {
+        ObjectMeta meta = ds.getMetadata() == null ? new ObjectMeta() : ds.getMetadata();
+        Map<String, String> a = meta.getAnnotations() == null ? new HashMap<>() : new HashMap<>(meta.getAnnotations());
+        a.put(TEMPLATE_GENERATION, Long.toString(generation));
+        return DaemonSet.newBuilder(ds).setMetadata(ObjectMeta.newBuilder(meta).setAnnotations(a).build()).build();
     }
 
     @Override

@@ -38,8 +38,8 @@ public interface KindRules<T extends SpecificRecord> {
 
     /**
      * The object an update stores, from the stored one and the defaulted update, before validation (Kubernetes'
-     * PrepareForUpdate): a Service keeps the cluster IPs and node ports a client left out. Status is already the
-     * stored one.
+     * PrepareForUpdate): a Service keeps the cluster IPs and node ports a client left out, a DaemonSet's template
+     * generation moves with its template. Status is already the stored one; not called for status updates.
      */
     default T prepareForUpdate(T old, T updated) {
         return updated;

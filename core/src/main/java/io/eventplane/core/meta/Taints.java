@@ -53,6 +53,23 @@ public final class Taints {
         return false;
     }
 
+    /**
+     * The first taint with effect NoSchedule or NoExecute (or, with {@code noExecuteOnly}, NoExecute) that none of
+     * {@code tolerations} tolerates, or null (Kubernetes' FindMatchingUntoleratedTaint).
+     */
+    public static Taint firstUntolerated(List<Toleration> tolerations, List<Taint> taints, boolean noExecuteOnly) {
+        if (taints == null) {
+            return null;
+        }
+        for (Taint t : taints) {
+            boolean hard = NO_EXECUTE.equals(t.getEffect()) || (!noExecuteOnly && NO_SCHEDULE.equals(t.getEffect()));
+            if (hard && !tolerates(tolerations, t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
     public static boolean has(List<Taint> taints, String key, String effect) {
         return taints != null && taints.stream().anyMatch(t -> key.equals(t.getKey()) && effect.equals(t.getEffect()));
     }

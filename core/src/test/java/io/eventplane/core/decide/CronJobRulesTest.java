@@ -73,11 +73,12 @@ class CronJobRulesTest {
                 Arguments.of("CJ-05 an unknown macro", "{spec: {schedule: '@fortnightly'}}",
                         "spec.schedule: Invalid value: \"@fortnightly\": unrecognized descriptor: @fortnightly"),
                 Arguments.of("CJ-04 a word where a number belongs", "{spec: {schedule: 'often * * * *'}}",
-                        "spec.schedule: Invalid value: \"often * * * *\": failed to parse int from often: often"),
+                        "spec.schedule: Invalid value: \"often * * * *\": failed to parse int from often: strconv.Atoi: "
+                                + "parsing \"often\": invalid syntax"),
                 Arguments.of("CJ-04 no schedule", "{spec: {schedule: null}}", "spec.schedule: Required value"),
                 Arguments.of("CJ-X04 a TZ prefix in the schedule", "{spec: {schedule: 'CRON_TZ=UTC 0 * * * *'}}",
-                        "spec.schedule: Invalid value: \"CRON_TZ=UTC 0 * * * *\": expected exactly 5 fields, found 6: "
-                                + "[CRON_TZ=UTC 0 * * * *]"),
+                        "spec.schedule: Invalid value: \"CRON_TZ=UTC 0 * * * *\": cannot use TZ or CRON_TZ in schedule, "
+                                + "use timeZone field instead"),
                 Arguments.of("CJ-X04 an unknown time zone", "{spec: {timeZone: Mars/Olympus}}",
                         "spec.timeZone: Invalid value: \"Mars/Olympus\": unknown time zone Mars/Olympus"),
                 Arguments.of("CJ-X01 an unknown concurrencyPolicy", "{spec: {concurrencyPolicy: Sometimes}}",

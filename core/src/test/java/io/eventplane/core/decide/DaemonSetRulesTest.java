@@ -62,6 +62,31 @@ class DaemonSetRulesTest {
                         "spec.updateStrategy.type: Unsupported value: \"Surge\": supported values: \"OnDelete\", \"RollingUpdate\""));
     }
 
+    @Test
+    @DisplayName("DS-01 a DaemonSet without spec, or without spec.template, is rejected")
+    void specAndTemplateAreRequired() {
+        assertEquals(List.of("spec: Required value"),
+                rejected(decisions.create(DaemonSet.newBuilder(FLUENTD).setSpec(null).build())));
+        List<String> causes = rejected(decisions.create(merge(FLUENTD, "{spec: {template: null}}")));
+        assertEquals(true, causes.stream().anyMatch(c -> c.startsWith("spec.template")), causes.toString());
+    }
+
+    @Test
+    @DisplayName("DS-16 the template generation (annotation deprecated.daemonset.template.generation) starts at 1 and "
+            + "goes up only when the template changes, whatever the update says")
+    void templateGeneration() {
+        ObjectChanged stored = decisions.createdChange(FLUENTD);
+        DaemonSet created = (DaemonSet) stored.getObject();
+        assertEquals("1", created.getMetadata().getAnnotations().get(DaemonSetRules.TEMPLATE_GENERATION));
+        DaemonSet relabelled = decisions.updated(stored, merge(created,
+                "{metadata: {labels: {extra: x}, annotations: {deprecated.daemonset.template.generation: '7'}}}"));
+        assertEquals("1", relabelled.getMetadata().getAnnotations().get(DaemonSetRules.TEMPLATE_GENERATION));
+        DaemonSet rolled = decisions.updated(stored, merge(created,
+                "{spec: {template: {spec: {containers: [{name: fluentd-elasticsearch, image: fluentd:v3}]}}}}"));
+        assertEquals("2", rolled.getMetadata().getAnnotations().get(DaemonSetRules.TEMPLATE_GENERATION));
+        assertEquals(2L, rolled.getMetadata().getGeneration());
+    }
+
     @ParameterizedTest(name = "{0} is rejected")
     @MethodSource("invalidDaemonSets")
     void invalidDaemonSet(String name, String patch, String message) {

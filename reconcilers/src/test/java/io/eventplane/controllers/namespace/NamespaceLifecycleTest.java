@@ -31,7 +31,7 @@ class NamespaceLifecycleTest {
     }
 
     private Namespace namespace(String name) {
-        return cluster.getIn(Namespace.class, "", name);
+        return cluster.get(Namespace.class, "", name);
     }
 
     private Deployment deploymentIn(String namespace) {
@@ -45,13 +45,13 @@ class NamespaceLifecycleTest {
     void defaultServiceAccount() {
         createNamespace("shop");
         cluster.settle();
-        ServiceAccount sa = cluster.getIn(ServiceAccount.class, "shop", "default");
+        ServiceAccount sa = cluster.get(ServiceAccount.class, "shop", "default");
         assertNotNull(sa);
         CommandOutcome deleted = cluster.submit(new io.eventplane.client.Commands("test", cluster.clock)
                 .delete(Kinds.SERVICE_ACCOUNT, "shop", "default", null, null));
         assertTrue(deleted.getAccepted());
         cluster.settle();
-        ServiceAccount again = cluster.getIn(ServiceAccount.class, "shop", "default");
+        ServiceAccount again = cluster.get(ServiceAccount.class, "shop", "default");
         assertNotNull(again);
         assertFalse(again.getMetadata().getUid().equals(sa.getMetadata().getUid()), "a new one");
     }
@@ -89,6 +89,6 @@ class NamespaceLifecycleTest {
             assertTrue(cluster.listIn(type, "shop").isEmpty(), type.getSimpleName() + " left in shop");
         }
         assertEquals(2, cluster.listIn(Pod.class, "other").size(), "other namespaces keep theirs");
-        assertNotNull(cluster.getIn(ServiceAccount.class, "other", "default"));
+        assertNotNull(cluster.get(ServiceAccount.class, "other", "default"));
     }
 }

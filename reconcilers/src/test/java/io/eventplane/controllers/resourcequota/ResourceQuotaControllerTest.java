@@ -38,7 +38,7 @@ class ResourceQuotaControllerTest {
     }
 
     private ResourceQuotaStatus status() {
-        return cluster.getIn(ResourceQuota.class, "shop", "q").getStatus();
+        return cluster.get(ResourceQuota.class, "shop", "q").getStatus();
     }
 
     private static Deployment web(int replicas) {
@@ -68,7 +68,7 @@ class ResourceQuotaControllerTest {
         assertEquals("2", status().getUsed().get("pods"), "the finished pod is not charged");
         assertEquals("200m", status().getUsed().get("requests.cpu"));
 
-        ResourceQuota q = cluster.getIn(ResourceQuota.class, "shop", "q");
+        ResourceQuota q = cluster.get(ResourceQuota.class, "shop", "q");
         assertTrue(cluster.update(ResourceQuota.newBuilder(q).setSpec(ResourceQuotaSpec.newBuilder()
                 .setHard(Map.of("pods", "10")).build()).build()).getAccepted());
         cluster.step();
@@ -129,9 +129,9 @@ class ResourceQuotaControllerTest {
         cluster.create(Namespace.newBuilder().setMetadata(ObjectMeta.newBuilder().setName("shop").build()).build());
         cluster.create(quota(Map.of("pods", "3")));
         cluster.settle();
-        String rv = cluster.getIn(ResourceQuota.class, "shop", "q").getMetadata().getResourceVersion();
+        String rv = cluster.get(ResourceQuota.class, "shop", "q").getMetadata().getResourceVersion();
         cluster.step();
-        assertEquals(rv, cluster.getIn(ResourceQuota.class, "shop", "q").getMetadata().getResourceVersion());
+        assertEquals(rv, cluster.get(ResourceQuota.class, "shop", "q").getMetadata().getResourceVersion());
         assertEquals(Keys.of("ResourceQuota", "shop", "q"), "ResourceQuota/shop/q");
     }
 }
