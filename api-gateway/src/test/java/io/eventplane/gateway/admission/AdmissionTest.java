@@ -186,6 +186,44 @@ class AdmissionTest {
                         + "globalDefault: true}")));
     }
 
+    private static io.eventplane.model.PriorityClass priorityClass(String name, int value, String extra) {
+        return parse(io.eventplane.model.PriorityClass.class, "{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, "
+                + "metadata: {name: " + name + "}, value: " + value + (extra == null ? "" : ", " + extra) + "}");
+    }
+
+    private SpecificRecord update(SpecificRecord old, SpecificRecord object) {
+        KindInfo kind = Kinds.of(object);
+        return admission.update(new Admission.Request(Admission.Operation.UPDATE, kind, "",
+                ObjectAccess.meta(object).getName(), old, false), object);
+    }
+
+    @Test
+    @DisplayName("Priority: one global default class (kept by its own updates, refused to a second by update), whose value and preemptionPolicy a pod without a class gets; the lowest of two raced defaults wins")
+    void globalDefaultPriorityClass() {
+        namespace("shop", false);
+        SpecificRecord gold = put(priorityClass("gold", 100, "preemptionPolicy: Never, globalDefault: true"));
+        SpecificRecord silver = put(priorityClass("silver", 50, "preemptionPolicy: PreemptLowerPriority"));
+        update(gold, priorityClass("gold", 100, "preemptionPolicy: Never, globalDefault: true, description: kept"));
+        SpecificRecord silverDefault = priorityClass("silver", 50,
+                "preemptionPolicy: PreemptLowerPriority, globalDefault: true");
+        ApiException second = assertThrows(ApiException.class, () -> update(silver, silverDefault));
+        assertEquals("priorityclasses.scheduling.k8s.io \"silver\" is forbidden: PriorityClass gold is marked as "
+                + "default. Only one default can exist", second.status().message());
+
+        Pod plain = (Pod) create(pod("p", null, null));
+        assertEquals("gold", plain.getSpec().getPriorityClassName());
+        assertEquals(100, plain.getSpec().getPriority());
+        assertEquals("Never", plain.getSpec().getPreemptionPolicy());
+        Pod named = (Pod) create(pod("q", "priorityClassName: silver", null));
+        assertEquals(50, named.getSpec().getPriority());
+        assertEquals("PreemptLowerPriority", named.getSpec().getPreemptionPolicy());
+
+        put(silverDefault); // two gateways raced: Kubernetes takes the lowest value
+        Pod raced = (Pod) create(pod("r", null, null));
+        assertEquals("silver", raced.getSpec().getPriorityClassName());
+        assertEquals(50, raced.getSpec().getPriority());
+    }
+
     private void quota(String spec, String status) {
         put(parse(ResourceQuota.class, "{apiVersion: v1, kind: ResourceQuota, metadata: {name: q, namespace: shop}, "
                 + "spec: " + spec + ", status: " + status + "}"));
