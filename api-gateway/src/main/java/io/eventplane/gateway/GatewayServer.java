@@ -6,6 +6,7 @@ import io.eventplane.client.ObjectView;
 import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
 import io.eventplane.client.TopicSetup;
+import io.eventplane.client.usage.UsageView;
 import io.eventplane.gateway.api.ApiRouter;
 import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
@@ -89,8 +90,9 @@ public final class GatewayServer implements AutoCloseable {
         // Ready once the system objects existed; later losses (kube-node-lease deleted) are repaired, not unready.
         readiness.add("system-objects", () -> systemObjectsSeen || (systemObjectsSeen = SystemObjects.present(view)));
         watchPumps = Executors.newCachedThreadPool(daemonThreads(id + "-watch-"));
+        UsageView usage = keep(UsageView.shared(config));
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
-                Clock.systemUTC());
+                Clock.systemUTC(), usage);
         host = bindHost;
         ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress);
         context = ApplicationContext.builder()

@@ -35,11 +35,18 @@ final class ControlLoop implements AutoCloseable {
     private CommandSender sender;
     private EventplaneConfig config;
     private KubeletConfig kubelet;
+    private java.time.Duration usageInterval;
     private ControllerRuntime controllers;
 
     /** The simulated kubelets' timing (before {@link #start}); node-sim's defaults otherwise. */
     ControlLoop withKubelet(KubeletConfig config) {
         this.kubelet = config;
+        return this;
+    }
+
+    /** How often the simulated kubelets sample resource usage (before {@link #start}); 15 s otherwise. */
+    ControlLoop withUsageInterval(java.time.Duration interval) {
+        this.usageInterval = interval;
         return this;
     }
 
@@ -55,6 +62,9 @@ final class ControlLoop implements AutoCloseable {
         nodes = new NodeSimulator(config, 3, NodeShape.defaults(), Clock.systemUTC());
         if (kubelet != null) {
             nodes.withKubelet(kubelet);
+        }
+        if (usageInterval != null) {
+            nodes.withUsageInterval(usageInterval);
         }
         nodes.start();
         scheduler = Scheduler.controller(config, "scheduler").start();

@@ -38,6 +38,8 @@ final class ContainerRun {
     final Container spec;
     final Role role;
     final PodBehavior behavior;
+    /** What its program uses (null when its annotations cannot be read: it is never created then). */
+    final DeclaredUsage usage;
     final String configError;
     Phase phase = Phase.IDLE;
     Instant due;
@@ -73,11 +75,12 @@ final class ContainerRun {
     Instant hookStart;
     boolean hookFailed;
 
-    ContainerRun(PodRun pod, Container spec, Role role, PodBehavior behavior, String configError) {
+    ContainerRun(PodRun pod, Container spec, Role role, PodBehavior behavior, DeclaredUsage usage, String configError) {
         this.pod = pod;
         this.spec = spec;
         this.role = role;
         this.behavior = behavior;
+        this.usage = usage;
         this.configError = configError;
     }
 
@@ -328,6 +331,10 @@ final class ContainerRun {
         end(b.runDuration() == null ? null : s.plus(b.runDuration()), b.exitCode(),
                 b.exitCode() == 0 ? "Completed" : "Error", null);
         end(b.oomAfter() == null ? null : s.plus(b.oomAfter()), KILLED, "OOMKilled", null);
+        Long limit = DeclaredUsage.memoryLimit(spec);
+        if (usage != null && limit != null) { // its declared memory use crosses its limit: the kernel kills it
+            usage.memory().firstAbove(limit).ifPresent(d -> end(s.plus(d), KILLED, "OOMKilled", null));
+        }
         ProbeSchedule.plan(this, s);
         if (startedAt != null && !startedAt.isAfter(now)) {
             started = true;

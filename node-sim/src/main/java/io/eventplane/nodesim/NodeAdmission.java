@@ -65,6 +65,11 @@ public final class NodeAdmission {
         return Math.max(apps + sidecars, init);
     }
 
+    /** One container's request of {@code resource} (its limit when it has none): millicores or bytes. */
+    static long containerRequest(Container c, String resource) {
+        return request(c, resource);
+    }
+
     private static long request(Container c, String resource) {
         if (c.getResources() == null) {
             return 0;

@@ -7,6 +7,7 @@ import io.eventplane.client.Outcomes;
 import io.eventplane.client.events.EventOrigin;
 import io.eventplane.client.events.EventRecorder;
 import io.eventplane.client.events.KafkaEventRecorder;
+import io.eventplane.client.usage.UsageSender;
 import io.eventplane.reconcile.ControllerClients;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
@@ -68,6 +69,8 @@ public final class NodeSimulator implements AutoCloseable {
     private ShardSettings shard;
     /** How often the kubelet's eviction manager looks for a pod to evict under memory pressure (a kubelet: 10 s). */
     private Duration evictionInterval = Duration.ofSeconds(10);
+    /** How often each node's resource usage is sampled and published (metrics-server's resolution: 15 s); 0: never. */
+    private Duration usageInterval = usageIntervalFromEnvironment();
     private volatile boolean active;
     private volatile boolean closed;
     private volatile boolean releaseOnClose = true;
@@ -85,6 +88,9 @@ public final class NodeSimulator implements AutoCloseable {
     private NodeMembership membership;
     private NodeHeartbeat heartbeat;
     private KubeletLoop pods;
+    /** Publishes the nodes' usage samples on the usage topic (a producer of its own: no commands, no writer). */
+    private UsageSender usageSender;
+    private UsageSampler usage;
     /** Each node's event recorder (source kubelet, host the node), by node name. */
     private final Map<String, EventRecorder> kubelets = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -118,6 +124,25 @@ public final class NodeSimulator implements AutoCloseable {
     public NodeSimulator withEvictionInterval(Duration interval) {
         this.evictionInterval = interval;
         return this;
+    }
+
+    /** How often each node's resource usage is sampled (before {@link #start()}); zero: never. */
+    public NodeSimulator withUsageInterval(Duration interval) {
+        this.usageInterval = interval;
+        return this;
+    }
+
+    /** {@code EVENTPLANE_NODESIM_USAGE_INTERVAL}: a duration (default 15 s), or 0 / never for no samples. */
+    static Duration usageIntervalFromEnvironment() {
+        String v = EventplaneConfig.setting("EVENTPLANE_NODESIM_USAGE_INTERVAL", "15s").trim();
+        if (v.equals("0") || v.equalsIgnoreCase("never")) {
+            return Duration.ZERO;
+        }
+        try {
+            return PodBehavior.parseDuration(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("EVENTPLANE_NODESIM_USAGE_INTERVAL: " + e.getMessage());
+        }
     }
 
     /** This instance's identity and membership timing among the instances of its group (before {@link #start()}). */
@@ -169,6 +194,11 @@ public final class NodeSimulator implements AutoCloseable {
                 () -> active && !closed, this::startSimulating, this::stopSimulating);
         heartbeat = new NodeHeartbeat(nodes, view, this::send, outcomes, kubelets, shape, clock, settings);
         pods = new KubeletLoop(nodes, view, this::send, kubelets, executor, kubelet, shape, clock, settings);
+        if (!usageInterval.isZero()) {
+            usageSender = new UsageSender(config, name + "-usage");
+            UsageRules rules = kubelet.stages() == null ? UsageRules.NONE : kubelet.stages().usage();
+            usage = new UsageSampler(view, pods, usageInterval, rules.systemOrEnvironment());
+        }
         view.start();
         executor.execute(() -> {
             try {
@@ -239,6 +269,8 @@ public final class NodeSimulator implements AutoCloseable {
                     run(() -> pods.evaluate(key));
                 }
             }
+        } else if (kind.equals(Kinds.PERSISTENT_VOLUME_CLAIM.kind()) || kind.equals(Kinds.PERSISTENT_VOLUME.kind())) {
+            run(() -> pods.volumesChanged()); // a pod waiting for its claims' volumes may mount them now
         } else if ((kind.equals(Kinds.CONFIG_MAP.kind()) || kind.equals(Kinds.SECRET.kind()))
                 && change.getType() != ChangeType.DELETED) {
             String key = Keys.of(kind, change.getNamespace(), change.getName());
@@ -327,6 +359,9 @@ public final class NodeSimulator implements AutoCloseable {
         stopSimulating(name);
         nodes.remove(name);
         kubelets.remove(name);
+        if (usageSender != null) {
+            usageSender.forget(name); // its last sample goes from the metrics API at once
+        }
         LOG.info("node-sim: {} leaves: no more leases, status or pod work", name);
         membership.rebalance(false);
     }
@@ -376,10 +411,28 @@ public final class NodeSimulator implements AutoCloseable {
         }, every, every, TimeUnit.MILLISECONDS);
         long eviction = evictionInterval.toMillis();
         executor.scheduleAtFixedRate(() -> safely(pods::evictUnderPressure), eviction, eviction, TimeUnit.MILLISECONDS);
+        if (usage != null) {
+            long every2 = usageInterval.toMillis();
+            executor.scheduleAtFixedRate(() -> safely(this::sampleUsage), every2, every2, TimeUnit.MILLISECONDS);
+        }
         long status = NODE_STATUS_EVERY.toMillis();
         executor.scheduleAtFixedRate(() -> safely(heartbeat::reportNodeStatus), status, status, TimeUnit.MILLISECONDS);
         LOG.info("node-sim {}: {} node(s) configured, {} simulated here; leases renewed every {}", shard.instanceId(),
                 nodes.size(), nodes.owned().size(), settings.leaseRenewInterval());
+    }
+
+    /** One round of the kubelets' resource metrics: each node this instance simulates (and that works) is sampled. */
+    private void sampleUsage() {
+        java.time.Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        List<String> live = nodes.owned().stream().filter(n -> !nodes.isFailed(n)).sorted().toList();
+        java.util.Map<String, List<Pod>> bound = UsageSampler.podsOf(live,
+                n -> view.snapshot(ObjectView.PODS_BY_NODE, n, null, x -> true).items());
+        for (io.eventplane.usage.NodeUsage sample : usage.sample(bound, now)) {
+            for (io.eventplane.usage.PodUsage p : sample.getPods()) {
+                pods.measured(p.getUid(), p.getContainers().stream().mapToLong(c -> c.getMemoryBytes()).sum());
+            }
+            usageSender.send(sample);
+        }
     }
 
     /** Takes a node over: registers or adopts it, renews its Lease, and picks its pods up from their stored status. */
@@ -451,6 +504,9 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (clients != null) {
             clients.close();
+        }
+        if (usageSender != null) {
+            usageSender.close();
         }
         if (memberSender != null) {
             memberSender.close();

@@ -101,10 +101,12 @@ public final class PodRun {
         try {
             PodBehavior declared = PodBehavior.of(pod.getMetadata().getAnnotations(), k.getName());
             RunDefaults defaults = config.runDefaults() == null ? RunDefaults.NEVER : config.runDefaults();
+            DeclaredUsage usage = DeclaredUsage.of(pod.getMetadata(), restartPolicy, k, role,
+                    list(pod.getSpec().getContainers()).size(), config.stages() == null ? null : config.stages().usage());
             return new ContainerRun(this, k, role, declared.withDefaultRun(defaults.forContainer(role, restartPolicy)),
-                    null);
+                    usage, null);
         } catch (PodBehavior.InvalidAnnotation e) {
-            return new ContainerRun(this, k, role, null, e.getMessage());
+            return new ContainerRun(this, k, role, null, null, e.getMessage());
         }
     }
 
@@ -238,6 +240,20 @@ public final class PodRun {
         Instant at = now.isBefore(cursor) ? cursor : now;
         for (ContainerRun c : all()) {
             if (c.waitingOnReference() && (c.due == null || c.due.isAfter(at))) {
+                c.due = at;
+            }
+        }
+    }
+
+    /**
+     * The container's memory use went above its limit at {@code t} (a workload's load, which only the sampler sees):
+     * the kernel OOM-kills it, as for its own declared use. The next {@link #advanceTo} takes the step.
+     */
+    public void oomKill(String container, Instant t) {
+        Instant at = t.isBefore(cursor) ? cursor : t;
+        for (ContainerRun c : all()) {
+            if (c.name().equals(container) && c.running()) {
+                c.end(at, ContainerRun.KILLED, "OOMKilled", null);
                 c.due = at;
             }
         }

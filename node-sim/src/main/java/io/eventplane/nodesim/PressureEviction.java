@@ -31,11 +31,19 @@ public final class PressureEviction {
 
     /** The pod to evict among the running pods of a node under memory pressure, if any is a candidate. */
     public static Optional<Pod> next(List<Pod> running) {
+        return next(running, PressureEviction::usage);
+    }
+
+    /**
+     * As {@link #next(List)}, with each pod's memory use in bytes as {@code usage} says (node-sim's last usage sample,
+     * which follows time-varying and load-driven declarations).
+     */
+    public static Optional<Pod> next(List<Pod> running, java.util.function.ToLongFunction<Pod> usage) {
         record Candidate(Pod pod, int priority, int qos, long excess) {
         }
         List<Candidate> candidates = new ArrayList<>();
         for (Pod p : running) {
-            long excess = usage(p) - NodeAdmission.request(p.getSpec(), "memory");
+            long excess = usage.applyAsLong(p) - NodeAdmission.request(p.getSpec(), "memory");
             if (excess > 0) {
                 Integer priority = p.getSpec().getPriority();
                 candidates.add(new Candidate(p, priority == null ? 0 : priority, qosRank(p), excess));

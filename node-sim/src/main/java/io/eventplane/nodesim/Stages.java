@@ -47,7 +47,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * comes to match it, and again only after it stopped matching in between (a new run of the container, a readiness
  * flip). Several stages may be pending on a container at once; they fire in time order (file order on a tie).
  *
- * <p>The file may also set node-sim's run-to-completion defaults ({@link RunDefaults}), which win over the
+ * <p>The file may also declare what programs use ({@code usage}, {@link UsageRules}) and set node-sim's run-to-completion defaults ({@link RunDefaults}), which win over the
  * environment's:
  * <pre>{@code
  * runToCompletion:
@@ -55,10 +55,14 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  *   containerMilliseconds: 10000        # so does a container of a Never or OnFailure pod, after 10 s
  * }</pre>
  */
-public record Stages(List<Stage> stages, RunDefaults.Override runToCompletion) {
+public record Stages(List<Stage> stages, RunDefaults.Override runToCompletion, UsageRules usage) {
 
     public Stages(List<Stage> stages) {
-        this(stages, RunDefaults.Override.NONE);
+        this(stages, RunDefaults.Override.NONE, UsageRules.NONE);
+    }
+
+    public Stages(List<Stage> stages, RunDefaults.Override runToCompletion) {
+        this(stages, runToCompletion, UsageRules.NONE);
     }
 
     /** The environment variable (or system property) naming the stage file. */
@@ -208,7 +212,8 @@ public record Stages(List<Stage> stages, RunDefaults.Override runToCompletion) {
         return new Parser(source).file(root);
     }
 
-    private record Parser(String source) {
+    /** Reads the file's YAML; its helpers also read the blocks other classes own ({@link UsageRules}). */
+    record Parser(String source) {
 
         InvalidStages error(Node at, String path, String problem) {
             return new InvalidStages(source + ":" + (at.getStartMark().getLine() + 1) + ": " + path + ": " + problem);
@@ -218,12 +223,14 @@ public record Stages(List<Stage> stages, RunDefaults.Override runToCompletion) {
             if (root == null) {
                 return none();
             }
-            Map<String, NodeTuple> top = mapping(root, "(file)", Set.of("stages", "runToCompletion"));
+            Map<String, NodeTuple> top = mapping(root, "(file)", Set.of("stages", "runToCompletion", "usage"));
             RunDefaults.Override run = top.containsKey("runToCompletion")
                     ? runToCompletion(top.get("runToCompletion").getValueNode()) : RunDefaults.Override.NONE;
+            UsageRules usage = top.containsKey("usage") ? UsageRules.parse(this, top.get("usage").getValueNode())
+                    : UsageRules.NONE;
             NodeTuple list = top.get("stages");
             if (list == null) {
-                return new Stages(List.of(), run);
+                return new Stages(List.of(), run, usage);
             }
             if (!(list.getValueNode() instanceof SequenceNode seq)) {
                 throw error(list.getValueNode(), "stages", "must be a list of stages");
@@ -238,7 +245,7 @@ public record Stages(List<Stage> stages, RunDefaults.Override runToCompletion) {
                 }
                 out.add(s);
             }
-            return new Stages(List.copyOf(out), run);
+            return new Stages(List.copyOf(out), run, usage);
         }
 
         RunDefaults.Override runToCompletion(Node n) {

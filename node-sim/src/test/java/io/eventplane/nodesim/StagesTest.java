@@ -51,7 +51,7 @@ class StagesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            unknown top-level field | stagez: [] | s.yaml:1: stagez: unknown field; known fields: runToCompletion, stages
+            unknown top-level field | stagez: [] | s.yaml:1: stagez: unknown field; known fields: runToCompletion, stages, usage
             stages not a list | stages: {a: 1} | s.yaml:1: stages: must be a list of stages
             name missing | stages:\\n- next: [{action: none}] | s.yaml:2: stages[0].name: is required
             unknown stage field | stages:\\n- name: a\\n  nxt: [] | s.yaml:3: stages[0].nxt: unknown field; known fields: delay, name, next, selector

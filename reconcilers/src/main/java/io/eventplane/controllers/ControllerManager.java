@@ -1,16 +1,22 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.usage.UsageView;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
+import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
+import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
 import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
-import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
+import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
+import io.eventplane.controllers.volume.protection.ClaimProtection;
+import io.eventplane.controllers.volume.protection.VolumeProtection;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
 import io.eventplane.podgc.PodGcController;
@@ -81,6 +87,9 @@ public final class ControllerManager {
             new Definition("ttl-after-finished", "ttl-after-finished-controller", "ttl-after-finished-controller",
                     keyed(TtlAfterFinishedReconciler::new)),
             new Definition("cronjob", "cronjob-controller", "cronjob-controller", keyed(CronJobReconciler::new)),
+            new Definition("horizontalpodautoscaling", "horizontal-pod-autoscaler", "horizontal-pod-autoscaler",
+                    (config, actor, component, clock) -> Controller.keyed(config, actor, component, clock,
+                            new PodAutoscalerReconciler(UsageView.shared(config)))),
             new Definition("garbagecollector", "garbage-collector", "garbage-collector-controller",
                     keyed(GarbageCollector::new)),
             new Definition("nodelifecycle", "node-controller", "node-controller",
@@ -93,7 +102,14 @@ public final class ControllerManager {
             new Definition("serviceaccount", "service-account-controller", "service-account-controller",
                     keyed(ServiceAccountReconciler::new)),
             new Definition("resourcequota", "resourcequota-controller", "resourcequota-controller",
-                    keyed(ResourceQuotaReconciler::new)));
+                    keyed(ResourceQuotaReconciler::new)),
+            new Definition("persistentvolume-binder", "persistentvolume-binder", "persistentvolume-controller",
+                    keyed(PersistentVolumeBinder::new)),
+            new Definition("pvc-protection", "pvc-protection-controller", "pvc-protection-controller",
+                    keyed(ClaimProtection::new)),
+            new Definition("pv-protection", "pv-protection-controller", "pv-protection-controller",
+                    keyed(VolumeProtection::new)),
+            new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)));
 
     private ControllerManager() {
     }

@@ -55,6 +55,8 @@ public final class PodInfo {
     final List<String> hostPorts;
     final boolean terminating;
     final boolean gated;
+    /** The PersistentVolumeClaims its volumes name: empty for most pods, which then skip volume binding. */
+    final List<String> claims;
     /** The spec this was computed from: a pod whose counted spec fields, labels and state are unchanged counts the same. */
     final PodSpec spec;
 
@@ -67,6 +69,7 @@ public final class PodInfo {
         terminating = pod.getMetadata().getDeletionTimestamp() != null;
         PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
         gated = spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty();
+        claims = io.eventplane.core.meta.PersistentVolumes.claimNames(spec);
         this.spec = spec;
         demand = PodDemand.of(spec);
         cpu = demand.requests().get("cpu");
@@ -162,6 +165,10 @@ public final class PodInfo {
 
     public String resourceVersion() {
         return resourceVersion;
+    }
+
+    public List<String> claims() {
+        return claims;
     }
 
     boolean hasAffinityTerms() {

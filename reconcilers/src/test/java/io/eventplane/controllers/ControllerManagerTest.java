@@ -19,7 +19,9 @@ class ControllerManagerTest {
             "deployment                 | deployment",
             "deployment,replicaset      | replicaset,deployment",
             "' replicaset , podgc '     | replicaset,podgc",
-            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,disruption,job,ttl-after-finished,cronjob,nodelifecycle,namespace,serviceaccount,resourcequota",
+            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,disruption,job,"
+                    + "ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle,persistentvolume-binder,"
+                    + "pvc-protection,pv-protection,sim-provisioner,namespace,serviceaccount,resourcequota",
     })
     @DisplayName("controllers are selected as kube-controller-manager's --controllers selects them, in start order")
     void selects(String selection, String expected) {
@@ -49,5 +51,15 @@ class ControllerManagerTest {
         assertEquals(defs.size(), defs.stream().map(ControllerManager.Definition::name).distinct().count());
         assertEquals(defs.size(), defs.stream().map(ControllerManager.Definition::actor).distinct().count());
         assertEquals(defs.size(), defs.stream().map(ControllerManager.Definition::component).distinct().count());
+    }
+
+    @Test
+    @DisplayName("CJ-17 CJ-X08 one CronJob controller, kube-controller-manager's current one by its name cronjob: no "
+            + "v1/v2 switch to select (the missed-times rule it follows is CJ-X09's choice)")
+    void oneCronJobController() {
+        assertEquals(List.of("cronjob"), ControllerManager.DEFINITIONS.stream().map(ControllerManager.Definition::name)
+                .filter(n -> n.contains("cron")).toList());
+        assertEquals(List.of("cronjob"), names("cronjob"));
+        assertThrows(IllegalArgumentException.class, () -> names("CronJobControllerV2"));
     }
 }

@@ -11,6 +11,12 @@ import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
 import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
+import io.eventplane.controllers.volume.protection.ClaimProtection;
+import io.eventplane.controllers.volume.protection.VolumeProtection;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
+import io.eventplane.core.meta.PersistentVolumes;
+import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
@@ -55,7 +61,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -78,8 +83,9 @@ public final class SimulatedCluster {
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
             ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
-            new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC),
-            new NamespaceReconciler(), new ServiceAccountReconciler(), new ResourceQuotaReconciler());
+            new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
+            new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(), new NamespaceReconciler(),
+            new ServiceAccountReconciler(), new ResourceQuotaReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
@@ -101,6 +107,10 @@ public final class SimulatedCluster {
     public final List<String> rejections = new ArrayList<>();
     /** When positive, creates of pods beyond this count in the namespace are rejected (a quota). */
     public int podQuota = -1;
+    /** The kubelet's scheduling of pods with claims. */
+    private final SimulatedVolumeBinding volumes = new SimulatedVolumeBinding(system);
+    /** Pods with claims the kubelet's scheduling could not place, by name: the scheduler's reason. */
+    public final Map<String, String> unschedulable = volumes.unschedulable;
     /**
      * How the containers of a run-to-completion pod (restartPolicy Never or OnFailure) end: after how long, with which
      * exit code; null (the default): they run until the pod is deleted.
@@ -170,6 +180,21 @@ public final class SimulatedCluster {
 
     public <T> T get(Class<T> type, String name) {
         return get(type, "default", name);
+    }
+
+    /** Adds Ready nodes node-0 .. node-(n-1), labelled with their hostname (the kubelet binds pods to them). */
+    public SimulatedCluster nodes(int n) {
+        for (int i = 0; i < n; i++) {
+            String name = "node-" + i;
+            create(io.eventplane.testkit.objects.KubeObjects.node(name).labels(PersistentVolumes.HOSTNAME_LABEL, name)
+                    .capacity("4", "8Gi", "110").ready().build());
+        }
+        return this;
+    }
+
+    /** Deletes a cluster-scoped object (a PersistentVolume, a StorageClass). */
+    public CommandOutcome deleteClusterScoped(KindInfo kind, String name) {
+        return submit(user.delete(kind, "", name, null, null));
     }
 
     /** The objects of one kind in one namespace. */
@@ -347,8 +372,11 @@ public final class SimulatedCluster {
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                if (cluster == null) {
-                    submit(system.bind(ns, name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
+                String preferred = "node-" + (n++ % 3);
+                if (!PersistentVolumes.claimNames(p.getSpec()).isEmpty()) {
+                    volumes.place(p, preferred, nodes, store, this::submit);
+                } else if (cluster == null) {
+                    submit(system.bind(ns, name, p.getMetadata().getUid(), preferred));
                 } else if (!PodStates.isTerminal(p) && scheduler.decide(p, cluster) instanceof Placement.Bind b) {
                     submit(system.bind(ns, name, p.getMetadata().getUid(), b.node()));
                     cluster.add(b.node(), PodInfo.of(p));
@@ -364,6 +392,9 @@ public final class SimulatedCluster {
             if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
                 continue;
             }
+            if (!claimsBound(p)) {
+                continue; // the kubelet mounts its volumes first
+            }
             boolean bad = p.getSpec().getContainers().stream().anyMatch(c -> badImages.contains(c.getImage()));
             if (bad) {
                 if (!"ImagePullBackOff".equals(waitingReason(p))) {
@@ -375,6 +406,17 @@ public final class SimulatedCluster {
                 submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
+    }
+
+    /** Every claim of the pod is Bound (the kubelet's volume manager would mount them). */
+    private boolean claimsBound(Pod p) {
+        for (String claim : PersistentVolumes.claimNames(p.getSpec())) {
+            PersistentVolumeClaim c = get(PersistentVolumeClaim.class, p.getMetadata().getNamespace(), claim);
+            if (c == null || !"Bound".equals(PersistentVolumes.phase(c))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A running pod whose program's end has come: finished or restarted. Answers whether it was handled. */

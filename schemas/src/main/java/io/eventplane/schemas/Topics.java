@@ -42,8 +42,17 @@ public record Topics(String prefix) {
         return prefix + ".snapshot-index";
     }
 
+    /**
+     * Resource usage the simulated kubelets measure (io.eventplane.usage.NodeUsage), keyed by node name: one sample
+     * per node per window, read from its recent end by the metrics API and the autoscaler. Measurements, not state:
+     * they never pass through the writer, and are kept only for minutes.
+     */
+    public String usage() {
+        return prefix + ".usage";
+    }
+
     public List<String> all() {
-        return List.of(commands(), events(), outcomes(), deadLetters(), snapshots(), snapshotIndex());
+        return List.of(commands(), events(), outcomes(), deadLetters(), snapshots(), snapshotIndex(), usage());
     }
 
     /** Topic-level configuration each topic is created with. */
@@ -58,6 +67,11 @@ public record Topics(String prefix) {
         }
         if (topic.equals(snapshotIndex())) {
             return Map.of("retention.ms", "-1", "cleanup.policy", "delete");
+        }
+        if (topic.equals(usage())) {
+            // Readers start a minute back from the end: older samples are never read again.
+            return Map.of("retention.ms", Long.toString(15L * 60 * 1000), "segment.ms", Long.toString(5L * 60 * 1000),
+                    "cleanup.policy", "delete");
         }
         if (topic.equals(commands()) || topic.equals(outcomes())) {
             return Map.of("retention.ms", Long.toString(7L * 24 * 3600 * 1000), "cleanup.policy", "delete");

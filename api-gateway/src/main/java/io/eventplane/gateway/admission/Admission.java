@@ -18,8 +18,8 @@ import org.apache.avro.specific.SpecificRecord;
  * {@link ApiException} with Kubernetes' Status, which the API answers; nothing is written then.
  *
  * <p>The object is defaulted by the writer's rules first, as Kubernetes defaults what it decodes. Order, as
- * kube-apiserver's: NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultStorageClass (a
- * slot: another change adds it), then ResourceQuota last, which reserves what it admits in the quota's status.
+ * kube-apiserver's: NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultStorageClass,
+ * then ResourceQuota last, which reserves what it admits in the quota's status.
  */
 public final class Admission {
     /** What is being admitted. */
@@ -60,8 +60,8 @@ public final class Admission {
         this.lifecycle = new NamespaceLifecycle(view);
         LimitRanger limitRanger = new LimitRanger(view);
         PriorityAdmission priority = new PriorityAdmission(view);
-        this.mutating = List.of(limitRanger, new ServiceAccountAdmission(view, serviceAccountWait), priority);
-        // DefaultStorageClass goes here, after Priority, as in kube-apiserver's order.
+        this.mutating = List.of(limitRanger, new ServiceAccountAdmission(view, serviceAccountWait), priority,
+                new DefaultStorageClass(view));
         this.validating = List.of(limitRanger, priority, new ResourceQuotaAdmission(view, clock, quotaStatus));
     }
 

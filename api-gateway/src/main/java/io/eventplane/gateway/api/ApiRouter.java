@@ -5,6 +5,7 @@ import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.discovery.Discovery;
 import io.eventplane.gateway.discovery.OpenApi;
 import io.eventplane.gateway.discovery.VersionInfo;
+import io.eventplane.gateway.metrics.MetricsApi;
 import io.eventplane.gateway.watch.WatchStreamer;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Json;
@@ -44,6 +45,7 @@ public final class ApiRouter {
     private final HistoryHandler history;
     private final EvictionHandler evictions;
     private final AuditHandler audit;
+    private final MetricsApi metrics;
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
 
@@ -61,6 +63,7 @@ public final class ApiRouter {
         this.history = new HistoryHandler(backend);
         this.evictions = new EvictionHandler(backend, submitter);
         this.audit = new AuditHandler(backend);
+        this.metrics = new MetricsApi(backend.view(), backend.usage(), backend.clock()::instant);
         this.readiness = readiness;
         this.serverAddress = serverAddress;
     }
@@ -140,6 +143,10 @@ public final class ApiRouter {
         if (group.equals("eventplane.io") && segments.size() == 4 && segments.get(2).equals("v1")
                 && segments.get(3).equals("digest")) {
             return get(request, audit::digest);
+        }
+        if (group.equals(MetricsApi.GROUP) && segments.size() > 3 && segments.get(2).equals(MetricsApi.VERSION)) {
+            return get(request, () -> ApiResponse.json(200, metrics.get(segments.subList(3, segments.size()),
+                    request.param("labelSelector"))));
         }
         if (!Discovery.groups().containsKey(group)) {
             throw new ApiException(Statuses.noSuchResource());

@@ -36,6 +36,19 @@ public final class Discovery {
     private record Subresource(String name, String group, String version, String kind, List<String> verbs) {
     }
 
+    /**
+     * A resource served by a handler of its own rather than from the log (metrics.k8s.io's NodeMetrics and PodMetrics,
+     * which metrics-server serves as an aggregated API): listed in discovery like the stored kinds.
+     */
+    public record ExtraResource(String group, String version, String plural, String singular, String kind,
+                                boolean namespaced, List<String> verbs) {
+    }
+
+    /** metrics.k8s.io/v1beta1, served from the kubelets' usage samples (gateway/metrics). */
+    public static final List<ExtraResource> EXTRA = List.of(
+            new ExtraResource("metrics.k8s.io", "v1beta1", "nodes", "", "NodeMetrics", false, List.of("get", "list")),
+            new ExtraResource("metrics.k8s.io", "v1beta1", "pods", "", "PodMetrics", true, List.of("get", "list")));
+
     private Discovery() {
     }
 
@@ -66,11 +79,15 @@ public final class Discovery {
                 groups.computeIfAbsent(k.group(), g -> new LinkedHashSet<>()).add(k.version());
             }
         }
+        for (ExtraResource r : EXTRA) {
+            groups.computeIfAbsent(r.group(), g -> new LinkedHashSet<>()).add(r.version());
+        }
         return groups;
     }
 
     public static boolean serves(String group, String version) {
-        return Kinds.served().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version));
+        return Kinds.served().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version))
+                || EXTRA.stream().anyMatch(r -> r.group().equals(group) && r.version().equals(version));
     }
 
     public static ObjectNode apiVersions(String serverAddress) {
@@ -141,6 +158,16 @@ public final class Discovery {
                 strings(sr.putArray("verbs"), s.verbs());
             }
         }
+        for (ExtraResource x : EXTRA) {
+            if (x.group().equals(group) && x.version().equals(version)) {
+                ObjectNode r = resources.addObject();
+                r.put("name", x.plural());
+                r.put("singularName", x.singular());
+                r.put("namespaced", x.namespaced());
+                r.put("kind", x.kind());
+                strings(r.putArray("verbs"), x.verbs());
+            }
+        }
         return n;
     }
 
@@ -200,6 +227,16 @@ public final class Discovery {
                     }
                     strings(so.putArray("verbs"), s.verbs());
                 }
+            }
+        }
+        for (ExtraResource x : EXTRA) {
+            if (x.group().equals(group) && x.version().equals(version)) {
+                ObjectNode r = resources.addObject();
+                r.put("resource", x.plural());
+                r.putObject("responseKind").put("group", x.group()).put("version", x.version()).put("kind", x.kind());
+                r.put("scope", x.namespaced() ? "Namespaced" : "Cluster");
+                r.put("singularResource", x.singular());
+                strings(r.putArray("verbs"), x.verbs());
             }
         }
         v.put("freshness", "Current");

@@ -58,7 +58,8 @@ public final class TableRenderer {
             Map.entry("StorageClass", StorageColumns.STORAGE_CLASS),
             Map.entry("PriorityClass", QuotaColumns.PRIORITY_CLASS),
             Map.entry("ResourceQuota", QuotaColumns.RESOURCE_QUOTA),
-            Map.entry("LimitRange", QuotaColumns.LIMIT_RANGE));
+            Map.entry("LimitRange", QuotaColumns.LIMIT_RANGE),
+            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER));
 
     private TableRenderer() {
     }

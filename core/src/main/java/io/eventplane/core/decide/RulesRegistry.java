@@ -35,6 +35,7 @@ public final class RulesRegistry {
         r.register(Kinds.PRIORITY_CLASS, new PriorityClassRules());
         r.register(Kinds.RESOURCE_QUOTA, new ResourceQuotaRules());
         r.register(Kinds.LIMIT_RANGE, new LimitRangeRules());
+        r.register(Kinds.HORIZONTAL_POD_AUTOSCALER, new HorizontalPodAutoscalerRules());
         return r;
     }
 

@@ -7,6 +7,7 @@ import io.eventplane.model.DaemonSet;
 import io.eventplane.model.Deployment;
 import io.eventplane.model.Endpoints;
 import io.eventplane.model.Event;
+import io.eventplane.model.HorizontalPodAutoscaler;
 import io.eventplane.model.Job;
 import io.eventplane.model.Lease;
 import io.eventplane.model.LimitRange;
@@ -61,6 +62,7 @@ public final class Kinds {
     public static final KindInfo PRIORITY_CLASS = new KindInfo("PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", List.of("pc"), false, false, PriorityClass.class);
     public static final KindInfo RESOURCE_QUOTA = new KindInfo("ResourceQuota", "", "v1", "resourcequotas", "resourcequota", List.of("quota"), true, true, ResourceQuota.class);
     public static final KindInfo LIMIT_RANGE = new KindInfo("LimitRange", "", "v1", "limitranges", "limitrange", List.of("limits"), true, false, LimitRange.class);
+    public static final KindInfo HORIZONTAL_POD_AUTOSCALER = new KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", List.of("hpa"), true, true, HorizontalPodAutoscaler.class);
 
     /**
      * events.k8s.io/v1 Event: the same stored objects as core/v1 Event, served under a second group with the newer
@@ -79,7 +81,7 @@ public final class Kinds {
         for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE, DEPLOYMENT, REPLICA_SET, STATEFUL_SET, DAEMON_SET,
                 CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET, CONFIG_MAP, SECRET,
                 SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
-                STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE)) {
+                STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }

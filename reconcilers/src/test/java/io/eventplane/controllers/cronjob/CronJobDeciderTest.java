@@ -165,7 +165,7 @@ class CronJobDeciderTest {
     }
 
     @Test
-    @DisplayName("CJ-X03 finished Jobs beyond successfulJobsHistoryLimit 3 and failedJobsHistoryLimit 1 are deleted, "
+    @DisplayName("CJ-X03 JOB-23 (capacity-based cleanup) finished Jobs beyond successfulJobsHistoryLimit 3 and failedJobsHistoryLimit 1 are deleted, "
             + "oldest start first, in the background (with their pods); running ones stay")
     void history() {
         List<Job> jobs = new ArrayList<>();
@@ -217,7 +217,7 @@ class CronJobDeciderTest {
     }
 
     @Test
-    @DisplayName("CJ-13 100 missed times still start the most recent; 101 do not")
+    @DisplayName("CJ-13 CJ-X09 (the seed's rule chosen, D17) 100 missed times still start the most recent; 101 do not")
     void exactlyAHundred() {
         CronJob cj = stored(hello("*/1 * * * *"), at("08:00:00"));
         assertEquals(ScheduleTimes.TOO_MANY, ScheduleTimes.unmet(io.eventplane.core.cron.CronSchedule.parse("*/1 * * * *"),
