@@ -186,7 +186,7 @@ final class WriteHandler {
     /**
      * The admission chain for a new object (namespace lifecycle, defaults, limits, priority, quota): the object to
      * write, or a refusal before anything is written. The writer's own checks run on the admitted object first, as
-     * Kubernetes validates before its validating plugins.
+     * Kubernetes validates before its validating plugins; a name already taken is left to the writer.
      *
      * @param shownName the name messages show: the object's name, or its generateName
      */
@@ -194,8 +194,17 @@ final class WriteHandler {
                                SpecificRecord object) {
         Admission.Request a = new Admission.Request(Admission.Operation.CREATE, kind, namespace, shownName, null,
                 DryRun.requested(request));
-        return admission.create(a, object, admitted -> submitter.forRequest(request).check(Verb.CREATE, kind,
-                namespace, ObjectAccess.meta(admitted).getName(), admitted));
+        return admission.create(a, object, admitted -> {
+            try {
+                submitter.forRequest(request).check(Verb.CREATE, kind, namespace, ObjectAccess.meta(admitted).getName(),
+                        admitted);
+            } catch (ApiException e) {
+                // Kubernetes finds a taken name in storage, after admission: the writer refuses it and audits that
+                if (!"AlreadyExists".equals(e.status().reason())) {
+                    throw e;
+                }
+            }
+        });
     }
 
     /** The admission chain for an update of {@code current} (PriorityClass defaults, claim limits). */
