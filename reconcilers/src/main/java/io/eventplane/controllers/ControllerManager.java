@@ -6,6 +6,8 @@ import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
@@ -83,6 +85,10 @@ public final class ControllerManager {
                     keyed(DaemonSetReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
+            new Definition("endpoint", "endpoint-controller", "endpoint-controller",
+                    keyed(EndpointsReconciler::new)),
+            new Definition("endpointslice", "endpointslice-controller", "endpoint-slice-controller",
+                    keyed(EndpointSliceReconciler::new)),
             new Definition("job", "job-controller", "job-controller", keyed(JobReconciler::new)),
             new Definition("ttl-after-finished", "ttl-after-finished-controller", "ttl-after-finished-controller",
                     keyed(TtlAfterFinishedReconciler::new)),

@@ -75,6 +75,7 @@ public final class Scheduler implements BatchReconciler {
     private final AssumedPods assumed;
     /** Unschedulable pods waiting for a cluster change, with when they were parked and how often they failed. */
     private final Map<String, Parked> parked = new ConcurrentHashMap<>();
+    private final NominatedPods nominated = new NominatedPods();
     /** Pods as the decider needs them, by uid, recomputed when the pod's resourceVersion changes. */
     /** Nodes' parsed offers and pods' parsed infos, recomputed when their resourceVersion changes. */
     private final SnapshotBuilder snapshots = new SnapshotBuilder();
@@ -163,7 +164,8 @@ public final class Scheduler implements BatchReconciler {
             dirtyNodes.add(change.getName());
             clusterChanged();
         } else if ((kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
-                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind()))
+                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())
+                || kind.equals(Kinds.SERVICE.kind()))
                 && change.getType() != ChangeType.STATUS_UPDATED) {
             // labels and selectors are not status: a workload's status updates (thousands in a rollout) change nothing here
             metadataDirty = true;
@@ -177,6 +179,7 @@ public final class Scheduler implements BatchReconciler {
             if (gone) {
                 snapshots.forget(change.getUid());
             }
+            nominated.observe(key, gone ? null : pod, schedulerName);
             if (change.getType() == ChangeType.BOUND) {
                 Sent sent = bindingsSent.remove(change.getEnvelope().getRequestId());
                 if (sent != null) {
@@ -307,9 +310,10 @@ public final class Scheduler implements BatchReconciler {
         long t1 = System.nanoTime();
         long boundBefore = bound.get();
         long unschedulableBefore = unschedulable.get();
+        Preemption.Inputs inputs = nominated.inputs(view, schedulerName, now);
         for (String key : keys) {
             try {
-                scheduleOne(key, snapshot, generation, volumeGeneration, now);
+                scheduleOne(key, snapshot, inputs, generation, volumeGeneration, now);
             } catch (RuntimeException e) {
                 LOG.warn("{}: scheduling {} failed: {}", actor, key, e.toString(), e);
                 queue.addRateLimited(key);
@@ -324,7 +328,8 @@ public final class Scheduler implements BatchReconciler {
         }
     }
 
-    private void scheduleOne(String key, ClusterSnapshot snapshot, long generation, long volumeGeneration, Instant now) {
+    private void scheduleOne(String key, ClusterSnapshot snapshot, Preemption.Inputs inputs, long generation,
+                             long volumeGeneration, Instant now) {
         Optional<Pod> current = pod(key).filter(p -> SchedulerDecider.isPending(p, schedulerName));
         if (current.isEmpty()) {
             parked.remove(key);
@@ -345,7 +350,8 @@ public final class Scheduler implements BatchReconciler {
         PodInfo info = snapshots.info(pod);
         VolumeBinding.PodVolumes volumes = info.claims().isEmpty() ? null
                 : VolumeBinding.preFilter(pod.getMetadata().getNamespace(), info.claims(), view);
-        Placement placement = decider.decide(info, snapshot, volumes);
+        SchedulingAttempt attempt = SchedulingAttempt.of(decider, pod, info, snapshot, volumes, inputs, snapshots::info);
+        Placement placement = attempt.placement();
         observer.decided(key, placement instanceof Placement.Bind, System.nanoTime() - start);
         if (placement instanceof Placement.Bind bind) {
             LOG.debug("{}: bind {} to {} (score {}, {} feasible node(s))", actor, key, bind.node(), bind.score(),
@@ -370,7 +376,10 @@ public final class Scheduler implements BatchReconciler {
             LOG.debug("{}: {} unschedulable: {}", actor, key, why.message());
             unschedulable.incrementAndGet();
             SchedulingEvents.failed(pod, why).ifPresent(events::record);
-            SchedulingStatus.unschedulable(pod, why, now).ifPresent(update ->
+            if (attempt.preemption() instanceof Preemption.Nominated n) {
+                preempt(pod, n, now);
+            }
+            SchedulingStatus.unschedulable(pod, why, attempt.nominatedNodeName(), now).ifPresent(update ->
                     sender.send(commands.updateStatus(update)).whenComplete((md, e) -> {
                         if (e != null) {
                             LOG.warn("{}: sending the status of {} failed: {}", actor, key, e.toString());
@@ -383,6 +392,21 @@ public final class Scheduler implements BatchReconciler {
             park(key, generation, info.claims().isEmpty() ? -1 : volumeGeneration);
         }
     }
+
+    /** Evicts the victims (DisruptionTarget, then a graceful delete) and records Preempted on each. */
+    private void preempt(Pod pod, Preemption.Nominated n, Instant now) {
+        LOG.info("{}: {}/{} preempts {} pod(s) on {}", actor, pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(), n.victims().size(), n.node());
+        for (Command c : PreemptionEffects.commands(commands, pod, n, now)) {
+            sender.send(c).whenComplete((md, e) -> {
+                if (e != null) {
+                    LOG.warn("{}: sending {} {} failed: {}", actor, c.getVerb(), c.getName(), e.toString());
+                }
+            });
+        }
+        PreemptionEffects.events(pod, n).forEach(events::record);
+    }
+
 
     private void sendBinding(String key, Pod pod, String node, Instant now) {
         String uid = pod.getMetadata().getUid();

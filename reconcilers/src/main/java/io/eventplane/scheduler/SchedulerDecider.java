@@ -170,6 +170,12 @@ public final class SchedulerDecider {
         return out;
     }
 
+    /** Whether {@code pod} passes every filter on {@code node} as the snapshot stands now; if not, why, in {@code reasons}. */
+    boolean fits(PodInfo pod, ClusterSnapshot snapshot, NodeState node, VolumeBinding.PodVolumes volumes,
+                 List<String> reasons) {
+        return new Cycle(pod, snapshot, volumes).passes(node, reasons);
+    }
+
     /** Kubernetes' numFeasibleNodesToFind. */
     int numFeasibleNodesToFind(int all) {
         if (all < MIN_FEASIBLE_NODES_TO_FIND || profile.percentageOfNodesToScore() >= 100) {

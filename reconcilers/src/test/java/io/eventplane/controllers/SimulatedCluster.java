@@ -6,6 +6,8 @@ import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
@@ -44,6 +46,8 @@ import io.eventplane.model.Deployment;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
+import io.eventplane.model.PodDisruptionBudget;
+import io.eventplane.model.PriorityClass;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
@@ -51,6 +55,11 @@ import io.eventplane.testkit.VirtualClock;
 import io.eventplane.scheduler.ClusterSnapshot;
 import io.eventplane.scheduler.PodInfo;
 import io.eventplane.scheduler.Placement;
+import io.eventplane.scheduler.PodPriorities;
+import io.eventplane.scheduler.Preemption;
+import io.eventplane.scheduler.PreemptionEffects;
+import io.eventplane.scheduler.SchedulingAttempt;
+import io.eventplane.scheduler.SchedulingStatus;
 import io.eventplane.scheduler.SchedulerDecider;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,7 +77,7 @@ import org.apache.avro.specific.SpecificRecord;
  * A cluster in memory for decision tests: the real writer decision ({@link ObjectDecider}) over an {@link ObjectStore},
  * the controllers as the runtime runs them ({@link Reconciler}s: every owned key reconciled on the store, the actions
  * applied through the writer, failures fed back), and a scripted kubelet (bind, run, Ready; images in
- * {@link #badImages} never pull). Each {@link #step()} lets every controller and the kubelet take one step;
+ * {@link #badImages} never pull; a running pod gets an IP). Each {@link #step()} lets every controller and the kubelet take one step;
  * {@link #settle()} steps until nothing changes. No Kafka, no threads, a virtual clock. A new controller joins with
  * one line in {@link #controllers}.
  */
@@ -85,12 +94,14 @@ public final class SimulatedCluster {
             ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
             new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
             new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(), new NamespaceReconciler(),
-            new ServiceAccountReconciler(), new ResourceQuotaReconciler());
+            new ServiceAccountReconciler(), new ResourceQuotaReconciler(), new EndpointsReconciler(),
+            new EndpointSliceReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
     }
     private final Map<String, String> failures = new HashMap<>();
+    private final Map<String, String> podIps = new HashMap<>();
     /** When each key asked to be looked at again (its last requeueAfter), and times tests asked for. */
     private final Map<String, Instant> wakeups = new HashMap<>();
     private final List<Consumer<SimulatedCluster>> eachRound = new ArrayList<>();
@@ -164,6 +175,11 @@ public final class SimulatedCluster {
 
     public CommandOutcome delete(KindInfo kind, String name) {
         return submit(user.delete(kind, "default", name, null, null));
+    }
+
+    /** The object of {@code kind} named {@code name} in the default namespace, or null. */
+    public SpecificRecord object(KindInfo kind, String name) {
+        return store.get(kind.kind(), "default", name).map(c -> (SpecificRecord) c.getObject()).orElse(null);
     }
 
     /** A delete with an explicit propagation policy (Background, Foreground, Orphan), as kubectl's --cascade sends. */
@@ -303,18 +319,19 @@ public final class SimulatedCluster {
         controllers.stream().filter(type::isInstance).forEach(this::step);
     }
 
-    /** One step of {@code controller} for every key it owns, as the runtime would take it. */
+    /**
+     * One step of {@code controller} for every key it looks at on start, as the runtime would take it (a key whose
+     * object is gone is decided too: the endpoints controller deletes a deleted Service's Endpoints).
+     */
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
-            if (store.get(key).isPresent()) {
-                Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
-                if (r.requeueAfter() == null) {
-                    wakeups.remove(key);
-                } else {
-                    wakeups.put(key, clock.instant().plus(r.requeueAfter()));
-                }
-                apply(r, key);
+            Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
+            if (r.requeueAfter() == null) {
+                wakeups.remove(key);
+            } else {
+                wakeups.put(key, clock.instant().plus(r.requeueAfter()));
             }
+            apply(r, key);
         }
     }
 
@@ -348,6 +365,12 @@ public final class SimulatedCluster {
         return this;
     }
 
+    /** The endpoints and EndpointSlice controllers alone (a pod seen between deletion and removal). */
+    public void stepEndpoints() {
+        step(EndpointsReconciler.class);
+        step(EndpointSliceReconciler.class);
+    }
+
     // ------------------------------------------------------------------ the kubelet
     /**
      * Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), ends the programs of
@@ -360,6 +383,7 @@ public final class SimulatedCluster {
         int n = 0;
         List<Node> nodes = list(Node.class);
         ClusterSnapshot cluster = nodes.isEmpty() ? null : withBoundPods(ClusterSnapshot.of(nodes));
+        Preemption.Inputs preemption = cluster == null ? null : preemptionInputs();
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
             String ns = p.getMetadata().getNamespace();
@@ -377,9 +401,8 @@ public final class SimulatedCluster {
                     volumes.place(p, preferred, nodes, store, this::submit);
                 } else if (cluster == null) {
                     submit(system.bind(ns, name, p.getMetadata().getUid(), preferred));
-                } else if (!PodStates.isTerminal(p) && scheduler.decide(p, cluster) instanceof Placement.Bind b) {
-                    submit(system.bind(ns, name, p.getMetadata().getUid(), b.node()));
-                    cluster.add(b.node(), PodInfo.of(p));
+                } else if (!PodStates.isTerminal(p)) {
+                    schedule(p, cluster, preemption);
                 }
                 continue;
             }
@@ -406,6 +429,38 @@ public final class SimulatedCluster {
                 submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
+    }
+
+    /**
+     * The scheduler's attempt for one pod: a bind, or, when it fits nowhere and may preempt, the victims evicted
+     * (DisruptionTarget, graceful delete, Preempted events) and the pod nominated to their node.
+     */
+    private void schedule(Pod p, ClusterSnapshot cluster, Preemption.Inputs in) {
+        SchedulingAttempt attempt = SchedulingAttempt.of(scheduler, p, PodInfo.of(p), cluster, null, in, PodInfo::of);
+        if (attempt.placement() instanceof Placement.Bind b) {
+            submit(system.bind(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getMetadata().getUid(), b.node()));
+            cluster.add(b.node(), PodInfo.of(p));
+        } else if (attempt.preemption() instanceof Preemption.Nominated n
+                && attempt.placement() instanceof Placement.Unschedulable why) {
+            PreemptionEffects.commands(system, p, n, clock.instant()).forEach(this::submit);
+            PreemptionEffects.events(p, n).forEach(e -> events.add(e.reason() + ": " + e.message()));
+            SchedulingStatus.unschedulable(p, why, n.node(), clock.instant()).ifPresent(u -> submit(system.updateStatus(u)));
+        }
+    }
+
+    private Preemption.Inputs preemptionInputs() {
+        List<Pod> nominated = list(Pod.class).stream().filter(o -> o.getSpec().getNodeName() == null && o.getStatus() != null
+                && o.getStatus().getNominatedNodeName() != null).toList();
+        return new Preemption.Inputs(PodPriorities.of(list(PriorityClass.class)), list(PodDisruptionBudget.class),
+                info -> Optional.ofNullable(get(Pod.class, info.namespace(), info.name())), nominated, clock.instant());
+    }
+
+    /** The pod's IP, given once when it first runs (10.244.0.1, 10.244.0.2, ...). */
+    private String podIp(Pod p) {
+        return podIps.computeIfAbsent(p.getMetadata().getUid(), uid -> {
+            int n = podIps.size() + 1;
+            return "10.244." + (n / 250) + "." + (n % 250 + 1);
+        });
     }
 
     /** Every claim of the pod is Bound (the kubelet's volume manager would mount them). */
@@ -523,6 +578,12 @@ public final class SimulatedCluster {
                 "Running", true, null)));
     }
 
+    /** Makes one running pod not Ready (a failing readiness probe). */
+    public void makeUnready(Pod p) {
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
+                "Running", false, null)));
+    }
+
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
         Instant now = clock.instant();
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -533,7 +594,9 @@ public final class SimulatedCluster {
             statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(ready)
                     .setRestartCount(0).setState(state).build());
         }
-        PodStatus status = PodStatus.newBuilder().setPhase(phase)
+        String ip = "Pending".equals(phase) ? null : podIp(p);
+        PodStatus status = PodStatus.newBuilder().setPhase(phase).setPodIP(ip)
+                .setPodIPs(ip == null ? null : List.of(io.eventplane.model.PodIP.newBuilder().setIp(ip).build()))
                 .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus(ready ? "True" : "False")
                         .setLastTransitionTime(now).build()))
                 .setContainerStatuses(statuses).build();
@@ -543,8 +606,8 @@ public final class SimulatedCluster {
     // ------------------------------------------------------------------ running
 
     /**
-     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs), then the kubelet and what tests
-     * run {@link #everyRound}; one second passes.
+     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs, endpoints and EndpointSlices),
+     * then the kubelet and what tests run {@link #everyRound}; one second passes.
      */
     public int step() {
         int before = changes;
