@@ -58,7 +58,8 @@ public final class GatewayServer implements AutoCloseable {
     private ApplicationContext context;
     private EmbeddedServer server;
     private String host;
-    private volatile Thread namespaceRetry;
+    private volatile Thread systemObjects;
+    private volatile boolean systemObjectsSeen;
     private ServiceAllocator services;
     private java.util.concurrent.ScheduledExecutorService upkeep;
     private volatile boolean closed;
@@ -114,7 +115,8 @@ public final class GatewayServer implements AutoCloseable {
         LOG.info("{}: view caught up with the event log in {} ms ({} objects)", id,
                 (System.nanoTime() - t0) / 1_000_000, view.size());
         readiness.add("view", view::isReady);
-        readiness.add("system-namespaces", () -> SystemNamespaces.present(view));
+        // Ready once the system objects existed; later losses (kube-node-lease deleted) are repaired, not unready.
+        readiness.add("system-objects", () -> systemObjectsSeen || (systemObjectsSeen = SystemObjects.present(view)));
         watchPumps = Executors.newCachedThreadPool(daemonThreads(id + "-watch-"));
         LogWriter writer = LogWriter.of(requests, WRITE_TIMEOUT);
         services = new ServiceAllocator(network, view, writer);
@@ -133,9 +135,8 @@ public final class GatewayServer implements AutoCloseable {
                 .start();
         server = context.getBean(EmbeddedServer.class).start();
         LOG.info("{}: serving the Kubernetes API at {} and the web console at {}/ui/", id, url(), url());
-        if (!SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT)) {
-            retryNamespacesInBackground(id);
-        }
+        SystemObjects.ensure(view, requests, WRITE_TIMEOUT);
+        maintainSystemObjects(id);
         maintainServices(id, writer);
     }
 
@@ -181,22 +182,26 @@ public final class GatewayServer implements AutoCloseable {
         return p;
     }
 
-    private void retryNamespacesInBackground(String id) {
+    /**
+     * Creates the system objects again whenever they are missing, as kube-apiserver's system namespaces controller
+     * does: every 2 s until they first exist, then every 30 s (a deleted kube-node-lease comes back once it is gone).
+     */
+    private void maintainSystemObjects(String id) {
         Thread t = new Thread(() -> {
-            while (!closed && !SystemNamespaces.present(view)) {
+            while (!closed) {
                 try {
-                    Thread.sleep(2000);
+                    Thread.sleep(SystemObjects.present(view) ? 30_000 : 2000);
                 } catch (InterruptedException e) {
                     return;
                 }
-                if (!closed) {
-                    SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT);
+                if (!closed && !SystemObjects.present(view)) {
+                    SystemObjects.ensure(view, requests, WRITE_TIMEOUT);
                 }
             }
-        }, id + "-namespaces");
+        }, id + "-system-objects");
         t.setDaemon(true);
         t.start();
-        namespaceRetry = t;
+        systemObjects = t;
     }
 
     /** {@code http://host:port}, with a loopback host when bound to every address. */
@@ -242,7 +247,7 @@ public final class GatewayServer implements AutoCloseable {
         if (upkeep != null) {
             upkeep.shutdownNow();
         }
-        Thread retry = namespaceRetry;
+        Thread retry = systemObjects;
         if (retry != null) {
             retry.interrupt();
         }

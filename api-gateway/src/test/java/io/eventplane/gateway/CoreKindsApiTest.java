@@ -196,14 +196,19 @@ class CoreKindsApiTest {
             assertEquals(200, f.delete(c.collection() + "/" + name, null).statusCode());
             assertEquals(404, f.get(c.collection() + "/" + name).statusCode());
 
+            // the created object, the patch (and, for a ResourceQuota, its controller's status writes), the delete
             List<String> events = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            while (events.size() < 8 && !events.contains("DELETED")) {
                 JsonNode e = watch.nextEvent();
                 assertEquals(name, e.path("object").path("metadata").path("name").asText(), e.toString());
                 assertEquals(kind, e.path("object").path("kind").asText());
                 events.add(e.path("type").asText());
             }
-            assertEquals(List.of("ADDED", "MODIFIED", "DELETED"), events);
+            List<String> expected = new ArrayList<>(List.of("ADDED", "MODIFIED", "DELETED"));
+            while (kind.equals("ResourceQuota") && expected.size() < events.size()) {
+                expected.add(1, "MODIFIED");
+            }
+            assertEquals(expected, events);
         }
     }
 

@@ -3,6 +3,8 @@ package io.eventplane.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.controllers.ControllerManager;
+import io.eventplane.reconcile.ControllerRuntime;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.topology.WriterService;
@@ -14,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -23,17 +26,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real cluster for one test class: the JVM's shared broker and registry, a writer and a gateway on topics of their
- * own (so test classes never share state), and a plain HTTP client. A test class registers it as an extension,
+ * own (so test classes never share state), the controllers every API needs beside it ({@link #CONTROLLERS}: a pod
+ * needs its namespace's default ServiceAccount), and a plain HTTP client. A test class registers it as an extension,
  * {@code @RegisterExtension static final GatewayFixture f = new GatewayFixture();}, which starts it before the class's
  * {@code @BeforeAll} methods and stops it after its {@code @AfterAll} methods.
  */
 final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
+    /** The namespace, service account and resource quota controllers; no workload controllers, scheduler or nodes. */
+    static final String CONTROLLERS = "namespace,serviceaccount,resourcequota";
     static final ObjectMapper JSON = new ObjectMapper();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
     EventplaneConfig config;
     WriterService writer;
     GatewayServer gateway;
+    ControllerRuntime controllers;
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
@@ -54,10 +61,15 @@ final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
         awaitTrue("the writer runs", writer::isReady, Duration.ofSeconds(60));
         gateway = GatewayServer.start(config, 0, "127.0.0.1");
         awaitTrue("the gateway is ready", gateway::isReady, Duration.ofSeconds(60));
+        controllers = ControllerManager.start(config, Clock.systemUTC(), CONTROLLERS, false);
+        awaitTrue("the controllers are ready", controllers::isReady, Duration.ofSeconds(60));
     }
 
     /** Stops whatever {@link #start()} got to start. */
     void stop() {
+        if (controllers != null) {
+            controllers.close();
+        }
         if (gateway != null) {
             gateway.close();
         }
@@ -125,6 +137,15 @@ final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
     HttpResponse<String> delete(String path, String json) {
         return json == null ? send("DELETE", path, null, null)
                 : send("DELETE", path, "application/json", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Nothing about the object reached the log, not even a rejected command: a refusal before the writer. */
+    void assertNothingWritten(String resource, String namespace, String name) {
+        JsonNode audit = json(get("/apis/eventplane.io/v1/audit?kind=" + resource + "&namespace=" + namespace
+                + "&name=" + name));
+        if (audit.path("items").size() != 0) {
+            throw new AssertionError("the log has entries for " + resource + " " + namespace + "/" + name + ": " + audit);
+        }
     }
 
     static JsonNode json(HttpResponse<String> r) {

@@ -1,5 +1,6 @@
 package io.eventplane.client;
 
+import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
@@ -59,6 +60,11 @@ public final class Commands {
 
     public Command updateStatus(SpecificRecord object) {
         return forObject(Verb.UPDATE_STATUS, object).build();
+    }
+
+    /** An update through the finalize subresource (a Namespace's spec.finalizers), at the object's resourceVersion. */
+    public Command finalize(SpecificRecord object) {
+        return forObject(Verb.UPDATE, object).setSubresource(ObjectDecider.FINALIZE).build();
     }
 
     public Command delete(KindInfo kind, String namespace, String name, Long gracePeriodSeconds, String uid) {

@@ -58,6 +58,27 @@ public sealed interface Action {
     }
 
     /**
+     * A write through the finalize subresource (a Namespace's spec.finalizers), accepted only at the resourceVersion
+     * the object carries.
+     */
+    record Finalize(SpecificRecord object) implements Action {
+        @Override
+        public EventNotice onAccepted() {
+            return null;
+        }
+
+        @Override
+        public String failedReason() {
+            return null;
+        }
+
+        @Override
+        public String target() {
+            return Targets.of(object);
+        }
+    }
+
+    /**
      * A deletion of the object with {@code uid} (never of a namesake created since); with a {@code resourceVersion},
      * only if nothing changed it since; with a {@code propagationPolicy} (Background, Foreground, Orphan) and a
      * {@code gracePeriodSeconds} as DeleteOptions carry them (null: the object's defaults).

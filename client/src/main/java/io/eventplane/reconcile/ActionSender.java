@@ -92,6 +92,8 @@ final class ActionSender {
             return commands.update(u.object());
         } else if (action instanceof Action.UpdateStatus s) {
             return commands.updateStatus(s.object());
+        } else if (action instanceof Action.Finalize f) {
+            return commands.finalize(f.object());
         } else if (action instanceof Action.Delete d) {
             return commands.deleteWith(d.kind(), d.namespace(), d.name(),
                     Preconditions.newBuilder().setUid(d.uid()).setResourceVersion(d.resourceVersion()).build(),

@@ -97,7 +97,8 @@ final class PeriodicDriver implements Driver {
             return d.resourceVersion() != null ? d.resourceVersion() : d.uid();
         }
         SpecificRecord object = action instanceof Action.Create c ? c.object()
-                : action instanceof Action.Update u ? u.object() : ((Action.UpdateStatus) action).object();
+                : action instanceof Action.Update u ? u.object()
+                : action instanceof Action.Finalize f ? f.object() : ((Action.UpdateStatus) action).object();
         return ObjectAccess.meta(object).getResourceVersion();
     }
 

@@ -50,7 +50,7 @@ class AuditReplayEndToEndTest {
 
     @BeforeAll
     void aPodLivesAndDies(@TempDir Path dir) throws Exception {
-        loop.start(dir);
+        loop.start(dir).startControllers("serviceaccount"); // a pod is admitted as its namespace's default account
         gateway = GatewayServer.start(loop.config(), 0, "127.0.0.1");
         http = new Http(gateway.url());
         assertEquals(201, send("POST", "/api/v1/namespaces/default/pods", Http.pod("audited")).statusCode());

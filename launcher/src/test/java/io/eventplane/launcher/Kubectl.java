@@ -70,6 +70,13 @@ final class Kubectl {
         return r.out();
     }
 
+    /** The output of a command that must fail as kubectl does on a server's refusal (exit 1). */
+    String fails(String... args) throws IOException, InterruptedException {
+        Result r = run(args);
+        assertEquals(1, r.exit(), () -> "kubectl " + String.join(" ", args) + " should fail:\n" + r.out());
+        return r.out();
+    }
+
     /** Runs the command until its output satisfies the condition (the cluster converges asynchronously), 60 s at most. */
     String until(Predicate<String> condition, String... args) throws IOException, InterruptedException {
         return until(condition, 60, args);

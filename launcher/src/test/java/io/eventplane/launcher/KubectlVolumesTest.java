@@ -65,7 +65,7 @@ class KubectlVolumesTest {
         assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
         loop.start(tmp.resolve("loop")).startControllers("persistentvolume-binder,pvc-protection,pv-protection,"
-                + "sim-provisioner");
+                + "sim-provisioner,serviceaccount");
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
         kubectl = Kubectl.against(dir, gateway.url());
         Files.writeString(dir.resolve("claim.yaml"), CLAIM);

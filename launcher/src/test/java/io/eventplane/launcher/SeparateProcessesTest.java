@@ -73,7 +73,7 @@ class SeparateProcessesTest {
         spawn("node-sim", "io.eventplane.nodesim.NodeSimMain");
         // the controller manager as the Helm chart runs it: a selection of controllers, with leader election
         spawn("controllers", "io.eventplane.controllers.ControllerManager",
-                Map.of("EVENTPLANE_CONTROLLERS", "replicaset,deployment"));
+                Map.of("EVENTPLANE_CONTROLLERS", "replicaset,deployment,serviceaccount"));
         Http http = new Http("http://127.0.0.1:" + port);
         http.await("/api/v1/nodes", n -> n.path("items").size() == 2, WAIT);
 

@@ -9,8 +9,11 @@ import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.endpoint.EndpointsReconciler;
 import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
+import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
+import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
@@ -103,6 +106,12 @@ public final class ControllerManager {
             new Definition("podgc", "pod-garbage-collector", "pod-garbage-collector",
                     periodic(() -> new PodGcController(
                             NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))),
+            new Definition("namespace", "namespace-controller", "namespace-controller",
+                    keyed(NamespaceReconciler::new)),
+            new Definition("serviceaccount", "service-account-controller", "service-account-controller",
+                    keyed(ServiceAccountReconciler::new)),
+            new Definition("resourcequota", "resourcequota-controller", "resourcequota-controller",
+                    keyed(ResourceQuotaReconciler::new)),
             new Definition("persistentvolume-binder", "persistentvolume-binder", "persistentvolume-controller",
                     keyed(PersistentVolumeBinder::new)),
             new Definition("pvc-protection", "pvc-protection-controller", "pvc-protection-controller",

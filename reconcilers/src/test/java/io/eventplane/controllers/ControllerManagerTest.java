@@ -19,9 +19,10 @@ class ControllerManagerTest {
             "deployment                 | deployment",
             "deployment,replicaset      | replicaset,deployment",
             "' replicaset , podgc '     | replicaset,podgc",
-            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,statefulset,disruption,endpoint,endpointslice,job,"
-                    + "ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle,persistentvolume-binder,"
-                    + "pvc-protection,pv-protection,sim-provisioner",
+            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,statefulset,disruption,"
+                    + "endpoint,endpointslice,job,ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle,"
+                    + "namespace,serviceaccount,resourcequota,persistentvolume-binder,pvc-protection,pv-protection,"
+                    + "sim-provisioner",
     })
     @DisplayName("controllers are selected as kube-controller-manager's --controllers selects them, in start order")
     void selects(String selection, String expected) {

@@ -9,6 +9,9 @@ import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.endpoint.EndpointsReconciler;
 import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
+import io.eventplane.controllers.namespace.NamespaceReconciler;
+import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
+import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
@@ -92,8 +95,9 @@ public final class SimulatedCluster {
             ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new StatefulSetReconciler(),
             new JobReconciler(),
             new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
-            new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(),
-            new EndpointsReconciler(), new EndpointSliceReconciler());
+            new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(), new NamespaceReconciler(),
+            new ServiceAccountReconciler(), new ResourceQuotaReconciler(), new EndpointsReconciler(),
+            new EndpointSliceReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
@@ -193,9 +197,7 @@ public final class SimulatedCluster {
     }
 
     public <T> T get(Class<T> type, String name) {
-        KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
-        return store.get(kind.kind(), kind.namespaced() ? "default" : "", name).map(c -> type.cast(c.getObject()))
-                .orElse(null);
+        return get(type, "default", name);
     }
 
     /** Adds Ready nodes node-0 .. node-(n-1), labelled with their hostname (the kubelet binds pods to them). */
@@ -213,6 +215,19 @@ public final class SimulatedCluster {
         return submit(user.delete(kind, "", name, null, null));
     }
 
+    /** The objects of one kind in one namespace. */
+    public <T> List<T> listIn(Class<T> type, String namespace) {
+        return list(type).stream().filter(o -> namespace.equals(ObjectAccess.meta((SpecificRecord) o).getNamespace()))
+                .toList();
+    }
+
+    /** kubectl delete namespace: Background propagation, as kubectl sends it. */
+    public CommandOutcome deleteNamespace(String name) {
+        return submit(user.deleteWith(Kinds.NAMESPACE, "", name, new io.eventplane.log.Preconditions(),
+                io.eventplane.log.DeleteOptions.newBuilder().setPropagationPolicy("Background").build()));
+    }
+
+    /** An object of a namespace (any namespace for a cluster-scoped kind), or null. */
     public <T> T get(Class<T> type, String namespace, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
         return store.get(kind.kind(), kind.namespaced() ? namespace : "", name).map(c -> type.cast(c.getObject())).orElse(null);
@@ -291,6 +306,8 @@ public final class SimulatedCluster {
             return submit(system.update(x.object()));
         } else if (a instanceof Action.UpdateStatus x) {
             return submit(system.updateStatus(x.object()));
+        } else if (a instanceof Action.Finalize x) {
+            return submit(system.finalize(x.object()));
         }
         Action.Delete x = (Action.Delete) a;
         return submit(system.deleteWith(x.kind(), x.namespace(), x.name(),

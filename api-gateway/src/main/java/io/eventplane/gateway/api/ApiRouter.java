@@ -1,6 +1,7 @@
 package io.eventplane.gateway.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.discovery.Discovery;
 import io.eventplane.gateway.discovery.OpenApi;
 import io.eventplane.gateway.discovery.VersionInfo;
@@ -30,6 +31,11 @@ public final class ApiRouter {
     /** Outcomes that are ordinary answers, not problems worth a warning. */
     private static final Set<String> QUIET_REASONS = Set.of("NotFound", "AlreadyExists", "Conflict");
     private static final String RETRY_AFTER_SECONDS = "1";
+    /**
+     * How long a new pod waits for its namespace's default ServiceAccount (Kubernetes retries for about 2 s; a
+     * controller on a shared log may take longer to see a namespace that was just created).
+     */
+    static final java.time.Duration SERVICE_ACCOUNT_WAIT = java.time.Duration.ofSeconds(5);
 
     private final ReadHandler reads;
     private final WriteHandler writes;
@@ -46,9 +52,11 @@ public final class ApiRouter {
 
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress) {
         Submitter submitter = new Submitter(backend);
+        Admission admission = new Admission(backend.view(), backend.clock(), new QuotaStatusWriter(backend),
+                SERVICE_ACCOUNT_WAIT);
         this.reads = new ReadHandler(backend);
-        this.writes = new WriteHandler(backend, submitter);
-        this.deletes = new DeleteHandler(backend, submitter);
+        this.writes = new WriteHandler(backend, submitter, admission);
+        this.deletes = new DeleteHandler(backend, submitter, admission);
         this.patches = new PatchHandler(backend, submitter, writes);
         this.scales = new ScaleHandler(backend, submitter);
         this.watches = new WatchHandler(reads, new WatchStreamer(backend.view(), backend.config().partitions(),
@@ -214,6 +222,12 @@ public final class ApiRouter {
                     case "PATCH" -> scales.patch(request, path);
                     default -> throw new ApiException(Statuses.methodNotAllowed());
                 };
+            }
+            case "finalize" -> {
+                if (!method.equals("PUT")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                yield writes.finalize(request, path);
             }
             case "binding" -> {
                 if (!method.equals("POST")) {

@@ -3,6 +3,7 @@ package io.eventplane.gateway.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.eventplane.client.Requests;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.select.Selection;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Json;
@@ -21,10 +22,12 @@ import org.apache.avro.specific.SpecificRecord;
 final class DeleteHandler {
     private final Backend backend;
     private final Submitter submitter;
+    private final Admission admission;
 
-    DeleteHandler(Backend backend, Submitter submitter) {
+    DeleteHandler(Backend backend, Submitter submitter, Admission admission) {
         this.backend = backend;
         this.submitter = submitter;
+        this.admission = admission;
     }
 
     private record Options(Preconditions preconditions, DeleteOptions delete) {
@@ -32,6 +35,8 @@ final class DeleteHandler {
 
     ApiResponse delete(ApiRequest request, ResourcePath path) {
         Options options = options(request);
+        admission.delete(new Admission.Request(Admission.Operation.DELETE, path.kind(), path.storedNamespace(),
+                path.name(), null, DryRun.requested(request)));
         if (DryRun.requested(request)) {
             return ApiResponse.json(200, Json.encodeObject(path.kind(), ReadHandler.current(backend.view(), path)));
         }
@@ -48,6 +53,8 @@ final class DeleteHandler {
         boolean dryRun = DryRun.requested(request);
         List<SpecificRecord> deleted = new ArrayList<>();
         for (ObjectChanged c : backend.view().snapshot(kind.kind(), selection.viewNamespace(), selection::matches).items()) {
+            admission.delete(new Admission.Request(Admission.Operation.DELETE, kind, c.getNamespace(), c.getName(), null,
+                    dryRun));
             if (dryRun) {
                 deleted.add((SpecificRecord) c.getObject());
                 continue;

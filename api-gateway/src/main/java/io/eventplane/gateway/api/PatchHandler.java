@@ -80,9 +80,11 @@ final class PatchHandler {
             Ownership.recordUpdate(request, kind, current, (ObjectNode) patched, status ? "status" : "",
                     backend.clock().instant());
             BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(patched, kind, mode);
+            SpecificRecord object = status ? body.object() : writes.admitUpdate(request, kind, path.storedNamespace(),
+                    path.name(), ReadHandler.current(backend.view(), path), body.object());
             try {
                 Requests.Result r = submitter.forRequest(request).put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind,
-                        path.storedNamespace(), path.name(), body.object());
+                        path.storedNamespace(), path.name(), object);
                 return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(body.warnings());
             } catch (ApiException e) {
@@ -166,13 +168,17 @@ final class PatchHandler {
             }
             BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(merged, kind, FieldValidation.IGNORE);
             int code = live == null ? 201 : 200;
-            if (live == null && kind.namespaced()) {
-                writes.requireLiveNamespace(kind, path.namespace(), path.name());
+            SpecificRecord object = body.object();
+            if (live == null) {
+                object = writes.admitCreate(request, kind, path.storedNamespace(), path.name(), object);
+            } else if (!status) {
+                object = writes.admitUpdate(request, kind, path.storedNamespace(), path.name(),
+                        (SpecificRecord) stored.get().getObject(), object);
             }
             try {
                 Verb verb = live == null ? Verb.CREATE : status ? Verb.UPDATE_STATUS : Verb.UPDATE;
                 Requests.Result r = submitter.forRequest(request).put(verb, kind, path.storedNamespace(), path.name(),
-                        body.object());
+                        object);
                 return ApiResponse.json(code, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(warnings);
             } catch (ApiException e) {

@@ -57,12 +57,25 @@ final class Submitter {
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
-            SpecificRecord admitted = verb == Verb.CREATE ? Admission.onCreate(kind, object, backend.view()) : object;
-            Command command = base(verb, kind, namespace, name).setObject(admitted).build();
+            Command command = base(verb, kind, namespace, name).setObject(object).build();
             if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
                 return withAllocations(command);
             }
             return submit(command, kind);
+        }
+
+        /** An update through the finalize subresource (a Namespace's spec.finalizers). */
+        Requests.Result finalize(KindInfo kind, String name, SpecificRecord object) {
+            return submit(base(Verb.UPDATE, kind, "", name).setObject(object).setSubresource(ObjectDecider.FINALIZE)
+                    .build(), kind);
+        }
+
+        /**
+         * The writer's decision on a command, without sending it: refuses as the writer would (invalid, exists...).
+         * Admission checks the object it admitted this way before charging a quota for it.
+         */
+        void check(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
+            dryRun(base(verb, kind, namespace, name).setObject(object).build(), kind);
         }
 
         Requests.Result delete(KindInfo kind, String namespace, String name, Preconditions preconditions,

@@ -2,37 +2,39 @@ package io.eventplane.gateway.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.eventplane.client.Requests;
-import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.meta.NameSuffixes;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Json;
 import io.eventplane.gateway.wire.KubeStatus.Cause;
 import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.ChangeType;
-import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Verb;
-import io.eventplane.model.Namespace;
 import io.eventplane.model.ObjectMeta;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
-/** POST (create), PUT (update, status) and pods/binding: decode, build a command, submit, answer. */
+/**
+ * POST (create), PUT (update, status, namespaces/finalize) and pods/binding: decode, admit, build a command, submit,
+ * answer.
+ */
 final class WriteHandler {
     /** The alphabet of generateName suffixes: no vowels, no look-alikes (as Kubernetes). */
     private static final int GENERATE_ATTEMPTS = 3;
     private static final int UPDATE_ATTEMPTS = 5;
     private final Backend backend;
     private final Submitter submitter;
+    private final Admission admission;
     private final SecureRandom random = new SecureRandom();
 
-    WriteHandler(Backend backend, Submitter submitter) {
+    WriteHandler(Backend backend, Submitter submitter, Admission admission) {
         this.backend = backend;
         this.submitter = submitter;
+        this.admission = admission;
     }
 
     ApiResponse create(ApiRequest request, ResourcePath path) {
@@ -46,15 +48,17 @@ final class WriteHandler {
                     "metadata.name: Required value: name or generateName is required", "metadata.name"))));
         }
         String namespace = requireNamespace(kind, path, meta);
-        if (kind.namespaced()) {
-            requireLiveNamespace(kind, namespace, given == null || given.isEmpty() ? generate : given);
-        }
         boolean generated = given == null || given.isEmpty();
+        SpecificRecord named = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta)
+                .setName(generated ? generate + suffix() : given).setNamespace(kind.namespaced() ? namespace : null).build());
+        SpecificRecord admitted = admitCreate(request, kind, namespace, generated ? generate : given, named);
         for (int attempt = 1; ; attempt++) {
-            String name = generated ? generate + suffix() : given;
-            SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(name)
-                    .setNamespace(kind.namespaced() ? namespace : null).build());
-            object = Ownership.recordUpdate(request, kind, null, object, "", backend.clock().instant());
+            String name = attempt == 1 ? ObjectAccess.meta(named).getName() : generate + suffix();
+            // The client owns the fields it sent; defaults and admission's changes are written, not owned.
+            SpecificRecord sent = Ownership.recordUpdate(request, kind, null, renamed(named, name), "",
+                    backend.clock().instant());
+            SpecificRecord object = ObjectAccess.withMeta(admitted, ObjectMeta.newBuilder(ObjectAccess.meta(admitted))
+                    .setName(name).setManagedFields(ObjectAccess.meta(sent).getManagedFields()).build());
             try {
                 Requests.Result r = submitter.forRequest(request).put(Verb.CREATE, kind, namespace, name, object);
                 return ApiResponse.json(201, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
@@ -96,6 +100,9 @@ final class WriteHandler {
                 object = ObjectAccess.withMeta(object, ObjectMeta.newBuilder(ObjectAccess.meta(object))
                         .setResourceVersion(ObjectAccess.meta(current).getResourceVersion()).build());
             }
+            if (!status && current != null) {
+                object = admitUpdate(request, kind, namespace, path.name(), current, object);
+            }
             try {
                 Requests.Result r = submitter.forRequest(request)
                         .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
@@ -109,6 +116,30 @@ final class WriteHandler {
                 }
             }
         }
+    }
+
+    /**
+     * PUT namespaces/{name}/finalize: a Namespace's spec.finalizers, and nothing else (the namespace controller's last
+     * step, or an operator's way out of a namespace stuck terminating). The last one gone removes a deleted namespace.
+     */
+    ApiResponse finalize(ApiRequest request, ResourcePath path) {
+        if (path.kind() != Kinds.NAMESPACE) {
+            throw new ApiException(Statuses.noSuchResource());
+        }
+        BodyDecoder.Body<SpecificRecord> body = BodyDecoder.object(request, path.kind());
+        ObjectMeta meta = ObjectAccess.meta(body.object());
+        if (meta.getName() != null && !meta.getName().isEmpty() && !meta.getName().equals(path.name())) {
+            throw new ApiException(Statuses.badRequest("the name of the object (" + meta.getName()
+                    + ") does not match the name on the URL (" + path.name() + ")"));
+        }
+        SpecificRecord current = ReadHandler.current(backend.view(), path);
+        String rv = meta.getResourceVersion() == null || meta.getResourceVersion().isEmpty()
+                ? ObjectAccess.meta(current).getResourceVersion() : meta.getResourceVersion();
+        SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
+                .setResourceVersion(rv).build());
+        Requests.Result r = submitter.forRequest(request).finalize(path.kind(), path.name(), object);
+        return ApiResponse.json(200, Json.encodeObject(path.kind(), (SpecificRecord) r.object().getObject()))
+                .withWarnings(body.warnings());
     }
 
     /** POST pods/{name}/binding with a v1 Binding: the scheduler's assignment of a pod to a node. */
@@ -152,19 +183,39 @@ final class WriteHandler {
         return path.namespace();
     }
 
-    /** Objects are created only in a namespace that exists and is not terminating. */
-    void requireLiveNamespace(KindInfo kind, String namespace, String name) {
-        Optional<ObjectChanged> ns = backend.view().get(Keys.of(Kinds.NAMESPACE.kind(), "", namespace));
-        if (ns.isEmpty()) {
-            throw new ApiException(Statuses.notFound(Kinds.NAMESPACE, namespace));
-        }
-        Namespace n = (Namespace) ns.get().getObject();
-        boolean terminating = (n.getMetadata() != null && n.getMetadata().getDeletionTimestamp() != null)
-                || (n.getStatus() != null && "Terminating".equals(n.getStatus().getPhase()));
-        if (terminating) {
-            throw new ApiException(Statuses.forbidden(kind, name, "unable to create new content in namespace "
-                    + namespace + " because it is being terminated"));
-        }
+    /**
+     * The admission chain for a new object (namespace lifecycle, defaults, limits, priority, quota): the object to
+     * write, or a refusal before anything is written. The writer's own checks run on the admitted object first, as
+     * Kubernetes validates before its validating plugins; a name already taken is left to the writer.
+     *
+     * @param shownName the name messages show: the object's name, or its generateName
+     */
+    SpecificRecord admitCreate(ApiRequest request, KindInfo kind, String namespace, String shownName,
+                               SpecificRecord object) {
+        Admission.Request a = new Admission.Request(Admission.Operation.CREATE, kind, namespace, shownName, null,
+                DryRun.requested(request));
+        return admission.create(a, object, admitted -> {
+            try {
+                submitter.forRequest(request).check(Verb.CREATE, kind, namespace, ObjectAccess.meta(admitted).getName(),
+                        admitted);
+            } catch (ApiException e) {
+                // Kubernetes finds a taken name in storage, after admission: the writer refuses it and audits that
+                if (!"AlreadyExists".equals(e.status().reason())) {
+                    throw e;
+                }
+            }
+        });
+    }
+
+    /** The admission chain for an update of {@code current} (PriorityClass defaults, claim limits). */
+    SpecificRecord admitUpdate(ApiRequest request, KindInfo kind, String namespace, String name,
+                               SpecificRecord current, SpecificRecord object) {
+        return admission.update(new Admission.Request(Admission.Operation.UPDATE, kind, namespace, name, current,
+                DryRun.requested(request)), object);
+    }
+
+    private static SpecificRecord renamed(SpecificRecord object, String name) {
+        return ObjectAccess.withMeta(object, ObjectMeta.newBuilder(ObjectAccess.meta(object)).setName(name).build());
     }
 
     private String suffix() {

@@ -45,6 +45,13 @@ public final class Statuses {
                 resourceDetails(kind, name));
     }
 
+    /** A Forbidden with causes (a create in a terminating namespace names NamespaceTerminating). */
+    public static KubeStatus forbidden(KindInfo kind, String name, String why, List<Cause> causes) {
+        KubeStatus s = forbidden(kind, name, why);
+        return new KubeStatus(s.code(), s.reason(), s.message(), new Details(name, emptyToNull(kind.group()),
+                kind.plural(), causes));
+    }
+
     public static KubeStatus methodNotAllowed() {
         return new KubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
                 new Details(null, null, null, List.of()));

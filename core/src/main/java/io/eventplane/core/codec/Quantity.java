@@ -171,6 +171,16 @@ public final class Quantity implements Comparable<Quantity> {
         return v.longValue();
     }
 
+    /** This plus {@code other} (Kubernetes' Add): this one's format, or the other's when this is zero. */
+    public Quantity add(Quantity other) {
+        return new Quantity(amount.add(other.amount), isZero() ? other.format : format);
+    }
+
+    /** A whole count in decimal SI ({@code resource.NewQuantity(n, DecimalSI)}). */
+    public static Quantity of(long n) {
+        return new Quantity(BigDecimal.valueOf(n), Format.DECIMAL_SI);
+    }
+
     public boolean isZero() {
         return amount.signum() == 0;
     }

@@ -64,6 +64,35 @@ public interface KindRules<T extends SpecificRecord> {
     }
 
     /**
+     * The object a write through the {@code finalize} subresource stores, from the stored one and the one written;
+     * null when the kind has no such subresource. Only a Namespace has one (its spec.finalizers).
+     */
+    default T finalize(T stored, T written) {
+        return null;
+    }
+
+    /**
+     * Why a delete of {@code object} is refused, if it is: a system PriorityClass (Kubernetes' registry refuses it), a
+     * Namespace whose content is still being removed.
+     */
+    default Optional<Rejection> refuseDelete(T object) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether the object stays after its deletion started although no metadata.finalizers are left: a Namespace
+     * stays Terminating until its spec.finalizers are empty.
+     */
+    default boolean heldAfterDeletion(T object) {
+        return false;
+    }
+
+    /** The object as its deletion starts (a Namespace's phase turns Terminating); metadata is the writer's. */
+    default T markDeleting(T object) {
+        return object;
+    }
+
+    /**
      * What a delete without {@code propagationPolicy} does to dependents: {@code Background} (cascade) for most kinds,
      * {@code Orphan} where Kubernetes keeps it for backward compatibility (v1 ReplicationController, batch/v1 Job).
      */

@@ -30,6 +30,8 @@ import org.apache.avro.specific.SpecificRecord;
 public final class ObjectDecider {
     public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
     public static final String ORPHAN_FINALIZER = "orphan";
+    /** The subresource of a Namespace's spec.finalizers ({@code PUT /api/v1/namespaces/x/finalize}). */
+    public static final String FINALIZE = "finalize";
 
     private final RulesRegistry rules;
 
@@ -108,8 +110,23 @@ public final class ObjectDecider {
         if (status && !kind.hasStatus()) {
             throw new RejectedException(Rejection.badRequest(resource(kind) + " have no status subresource"));
         }
+        String subresource = command.getSubresource() == null ? "" : command.getSubresource();
+        if (!subresource.isEmpty() && (status || !subresource.equals(FINALIZE))) {
+            throw new RejectedException(Rejection.badRequest("unknown subresource \"" + subresource + "\""));
+        }
         SpecificRecord next;
-        if (status) {
+        if (subresource.equals(FINALIZE)) {
+            // The finalize subresource changes what holds a deleted object (a Namespace's spec.finalizers), nothing else.
+            next = r.finalize(stored, object);
+            if (next == null) {
+                throw new RejectedException(Rejection.badRequest(resource(kind) + " have no finalize subresource"));
+            }
+            List<StatusCause> causes = new ArrayList<>(MetadataRules.validate(ObjectAccess.meta(next)));
+            causes.addAll(r.validate(next));
+            if (!causes.isEmpty()) {
+                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+            }
+        } else if (status) {
             // The status subresource changes status and nothing else.
             next = ObjectAccess.with(stored, "status", ObjectAccess.field(object, "status"));
             if (in.getManagedFields() != null) {
@@ -166,7 +183,7 @@ public final class ObjectDecider {
             return noop(command, current);
         }
         if (old.getDeletionTimestamp() != null && list(nextMeta.getFinalizers()).isEmpty()
-                && zero(old.getDeletionGracePeriodSeconds())) {
+                && zero(old.getDeletionGracePeriodSeconds()) && !r.heldAfterDeletion(next)) {
             // The last finalizer is gone and no grace period is running: the object goes away now.
             return accept(command, ChangeType.DELETED, next, current, position);
         }
@@ -187,6 +204,9 @@ public final class ObjectDecider {
         Instant now = seconds(command.getEnvelope().getTime());
         @SuppressWarnings("unchecked")
         KindRules<SpecificRecord> r = (KindRules<SpecificRecord>) rulesFor(kind);
+        r.refuseDelete(stored).ifPresent(refusal -> {
+            throw new RejectedException(refusal);
+        });
         String policy = options.getPropagationPolicy();
         if (policy != null && !List.of("Foreground", "Background", "Orphan").contains(policy)) {
             throw new RejectedException(Rejection.invalid("DeleteOptions", command.getName(),
@@ -211,7 +231,7 @@ public final class ObjectDecider {
             return noop(command, current);
         }
         List<String> finalizers = propagationFinalizers(list(old.getFinalizers()), policy, r.defaultPropagationPolicy());
-        if (grace == 0 && finalizers.isEmpty()) {
+        if (grace == 0 && finalizers.isEmpty() && !r.heldAfterDeletion(stored)) {
             return accept(command, ChangeType.DELETED, stored, current, position);
         }
         if (deadline.equals(old.getDeletionTimestamp()) && Objects.equals(grace, old.getDeletionGracePeriodSeconds())
@@ -223,7 +243,8 @@ public final class ObjectDecider {
                 .setDeletionGracePeriodSeconds(grace)
                 .setFinalizers(finalizers.isEmpty() && old.getFinalizers() == null ? null : finalizers)
                 .build();
-        return accept(command, ChangeType.DELETION_STARTED, ObjectAccess.withMeta(stored, meta), current, position);
+        SpecificRecord marked = old.getDeletionTimestamp() == null ? r.markDeleting(stored) : stored;
+        return accept(command, ChangeType.DELETION_STARTED, ObjectAccess.withMeta(marked, meta), current, position);
     }
 
     /**

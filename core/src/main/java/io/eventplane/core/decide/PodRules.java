@@ -29,6 +29,7 @@ public final class PodRules implements KindRules<Pod> {
     static final List<String> TERMINAL = List.of("Succeeded", "Failed");
     static final long DEFAULT_GRACE = 30;
     static final long DEFAULT_TOLERATION_SECONDS = 300;
+    public static final String DEFAULT_SERVICE_ACCOUNT = "default";
 
     @Override
     public Pod defaults(Pod pod) {
@@ -40,10 +41,18 @@ public final class PodRules implements KindRules<Pod> {
         if (spec.getEnableServiceLinks() == null) {
             spec.setEnableServiceLinks(true);
         }
-        if (spec.getPriority() == null) {
-            spec.setPriority(0);
+        // The deprecated serviceAccount field mirrors serviceAccountName, as v1's conversion keeps them.
+        if (empty(spec.getServiceAccountName()) && !empty(spec.getServiceAccount())) {
+            spec.setServiceAccountName(spec.getServiceAccount());
+        }
+        if (!empty(spec.getServiceAccountName())) {
+            spec.setServiceAccount(spec.getServiceAccountName());
         }
         return ObjectAccess.with(pod, "spec", spec);
+    }
+
+    private static boolean empty(String s) {
+        return s == null || s.isEmpty();
     }
 
     /** The PodSpec defaults, which pod templates of workloads get as well. */
@@ -128,9 +137,21 @@ public final class PodRules implements KindRules<Pod> {
     @Override
     public Pod prepareForCreate(Pod pod, Instant now) {
         if (pod.getSpec() != null) {
-            // DefaultTolerationSeconds is an admission step: creation only.
-            pod = ObjectAccess.with(pod, "spec", ObjectAccess.with(pod.getSpec(), "tolerations",
-                    defaultTolerations(pod.getSpec().getTolerations())));
+            // Admission steps, creation only. DefaultTolerationSeconds; the ServiceAccount plugin's default name; the
+            // Priority plugin's answer without a class (the API resolves priorityClassName before it gets here).
+            PodSpec spec = ObjectAccess.shallow(pod.getSpec());
+            spec.setTolerations(defaultTolerations(spec.getTolerations()));
+            if (empty(spec.getServiceAccountName())) {
+                spec.setServiceAccountName(DEFAULT_SERVICE_ACCOUNT);
+                spec.setServiceAccount(DEFAULT_SERVICE_ACCOUNT);
+            }
+            if (spec.getPriority() == null) {
+                spec.setPriority(0);
+            }
+            if (spec.getPreemptionPolicy() == null) {
+                spec.setPreemptionPolicy("PreemptLowerPriority");
+            }
+            pod = ObjectAccess.with(pod, "spec", spec);
         }
         PodStatus status = PodStatus.newBuilder().setPhase("Pending").setQosClass(qosClass(pod.getSpec())).build();
         return ObjectAccess.with(pod, "status", status);
@@ -317,6 +338,22 @@ public final class PodRules implements KindRules<Pod> {
             return List.of(Causes.invalid("spec.activeDeadlineSeconds", 0L, "must be between 1 and 2147483647, inclusive"));
         }
         return List.of();
+    }
+
+    /** The priority set at creation stays when an update leaves it out (Kubernetes' Priority admission on update). */
+    @Override
+    public Pod prepareForUpdate(Pod old, Pod updated) {
+        if (old.getSpec() == null || updated.getSpec() == null) {
+            return updated;
+        }
+        PodSpec spec = ObjectAccess.shallow(updated.getSpec());
+        if (spec.getPriority() == null) {
+            spec.setPriority(old.getSpec().getPriority());
+        }
+        if (spec.getPreemptionPolicy() == null) {
+            spec.setPreemptionPolicy(old.getSpec().getPreemptionPolicy());
+        }
+        return ObjectAccess.with(updated, "spec", spec);
     }
 
     /** POD-2.8 / POD-2.9: which spec fields an update may change. */

@@ -7,20 +7,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * scheduling.k8s.io/v1 PriorityClass (ValidatePriorityClass and its update): user classes at most 1000000000,
  * system-* names reserved for the two system classes, value and preemptionPolicy immutable.
  *
- * <p>Not here: "at most one globalDefault class" spans objects, so it needs the writer's view of every PriorityClass
- * (the next phase, with priority resolution on pods).
+ * <p>Not here: "at most one globalDefault class" spans objects; the API's Priority admission checks it, as Kubernetes'
+ * admission plugin does.
  */
 final class PriorityClassRules implements KindRules<PriorityClass> {
     static final int HIGHEST_USER_DEFINABLE = 1_000_000_000;
     static final String SYSTEM_PREFIX = "system-";
     /** The system classes: name to value (neither is a global default). */
-    static final Map<String, Integer> SYSTEM_CLASSES = Map.of("system-node-critical", 2_000_001_000,
-            "system-cluster-critical", 2_000_000_000);
+    static final Map<String, Integer> SYSTEM_CLASSES = SystemPriorityClasses.VALUES;
     /** In Kubernetes' order (not sorted), as its message lists them. */
     static final List<String> PREEMPTION_POLICIES = List.of("PreemptLowerPriority", "Never");
 
@@ -79,6 +79,17 @@ final class PriorityClassRules implements KindRules<PriorityClass> {
             return "value of " + name + " PriorityClass must be " + expected;
         }
         return globalDefault ? "globalDefault of " + name + " PriorityClass must be false" : null;
+    }
+
+    /** The system classes always exist: Kubernetes' registry refuses to delete them. */
+    @Override
+    public Optional<Rejection> refuseDelete(PriorityClass pc) {
+        String name = pc.getMetadata() == null ? null : pc.getMetadata().getName();
+        if (name != null && SYSTEM_CLASSES.containsKey(name)) {
+            return Optional.of(Rejection.forbidden("priorityclasses.scheduling.k8s.io", name,
+                    "this is a system priority class and cannot be deleted"));
+        }
+        return Optional.empty();
     }
 
     @Override

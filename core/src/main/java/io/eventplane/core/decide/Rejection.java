@@ -22,6 +22,11 @@ public record Rejection(int code, String reason, String message, List<StatusCaus
                 List.of());
     }
 
+    /** 403 Forbidden: {@code priorityclasses.scheduling.k8s.io "x" is forbidden: why}. */
+    public static Rejection forbidden(String resource, String name, String why) {
+        return new Rejection(403, "Forbidden", resource + " \"" + name + "\" is forbidden: " + why, List.of());
+    }
+
     public static Rejection badRequest(String message) {
         return new Rejection(400, "BadRequest", message, List.of());
     }

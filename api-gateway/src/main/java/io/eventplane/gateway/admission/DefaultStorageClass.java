@@ -1,7 +1,6 @@
-package io.eventplane.gateway.api;
+package io.eventplane.gateway.admission;
 
 import io.eventplane.client.ClusterView;
-import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.PersistentVolumes;
 import io.eventplane.model.PersistentVolumeClaim;
@@ -11,27 +10,23 @@ import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The mutating admission that needs other objects than the one written, before the command goes to the writer (which
- * decides one object alone): kube-apiserver's DefaultStorageClass plugin gives a new PersistentVolumeClaim without
- * any class the default StorageClass. Other kinds pass unchanged.
+ * Kubernetes' DefaultStorageClass plugin: a new PersistentVolumeClaim that names no class (neither the field, even
+ * empty, nor the beta annotation) gets the default StorageClass, the newest when several are marked default; none
+ * when there is none. Updates and other kinds pass unchanged.
  */
-final class Admission {
-    private Admission() {
+final class DefaultStorageClass implements Admission.Mutating {
+    private final ClusterView view;
+
+    DefaultStorageClass(ClusterView view) {
+        this.view = view;
     }
 
-    /** The object a create admits. */
-    static SpecificRecord onCreate(KindInfo kind, SpecificRecord object, ClusterView view) {
-        if (kind == Kinds.PERSISTENT_VOLUME_CLAIM) {
-            return defaultStorageClass((PersistentVolumeClaim) object, view);
+    @Override
+    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
+        if (request.kind() != Kinds.PERSISTENT_VOLUME_CLAIM || request.operation() != Admission.Operation.CREATE) {
+            return object;
         }
-        return object;
-    }
-
-    /**
-     * A claim that names no class (neither the field, even empty, nor the beta annotation) gets the default class, the
-     * newest when several are marked default; none when there is none.
-     */
-    static PersistentVolumeClaim defaultStorageClass(PersistentVolumeClaim claim, ClusterView view) {
+        PersistentVolumeClaim claim = (PersistentVolumeClaim) object;
         PersistentVolumeClaimSpec spec = claim.getSpec();
         if (spec == null || spec.getStorageClassName() != null
                 || PersistentVolumes.hasAnnotation(claim.getMetadata(), PersistentVolumes.BETA_STORAGE_CLASS)) {
