@@ -3,7 +3,6 @@ package io.eventplane.controllers.daemonset;
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.core.meta.LabelSelectors;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
@@ -13,6 +12,7 @@ import io.eventplane.model.Node;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
 import io.eventplane.model.Pod;
+import io.eventplane.reconcile.OwnerKeys;
 import io.eventplane.reconcile.Reconciler;
 import io.eventplane.reconcile.Reconciliation;
 import java.time.Instant;
@@ -78,32 +78,11 @@ public final class DaemonSetReconciler implements Reconciler {
      * or whose labels changed, every DaemonSet of its namespace that selects it (it may adopt it).
      */
     private static Collection<String> ownedKeys(ObjectMeta meta, ObjectMeta before, ObjectChanged change, ClusterView view) {
-        Set<String> keys = new LinkedHashSet<>();
-        Optional<OwnerReference> controller = Owners.controllerOf(meta);
-        Optional<OwnerReference> previousController = before == null ? Optional.empty() : Owners.controllerOf(before);
-        previousController.filter(r -> !previousController.equals(controller)).ifPresent(r -> addOwner(keys, r, change));
-        if (controller.isPresent()) {
-            addOwner(keys, controller.get(), change);
-            return keys;
-        }
-        boolean relabelled = before == null || !Objects.equals(before.getLabels(), meta.getLabels())
-                || previousController.isPresent();
-        if (change.getType() != ChangeType.DELETED && relabelled) {
-            for (ObjectChanged c : view.list(Kinds.DAEMON_SET.kind(), change.getNamespace())) {
-                DaemonSet ds = (DaemonSet) c.getObject();
-                if (ds.getSpec() != null && !LabelSelectors.isEmpty(ds.getSpec().getSelector())
-                        && LabelSelectors.matches(ds.getSpec().getSelector(), meta.getLabels())) {
-                    keys.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                }
-            }
-        }
-        return keys;
+        return OwnerKeys.of(Kinds.DAEMON_SET.kind(), c -> {
+            DaemonSet owner = (DaemonSet) c.getObject();
+            return owner.getSpec() == null ? null : owner.getSpec().getSelector();
+        }, meta, before, change, view);
     }
-
-    private static void addOwner(Set<String> keys, OwnerReference ref, ObjectChanged change) {
-        if (Kinds.DAEMON_SET.kind().equals(ref.getKind())) {
-            keys.add(Keys.of(Kinds.DAEMON_SET.kind(), change.getNamespace(), ref.getName()));
-        }
     }
 
     /**

@@ -3,8 +3,6 @@ package io.eventplane.controllers.statefulset;
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.core.meta.LabelSelectors;
-import io.eventplane.core.meta.Owners;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.ControllerRevision;
@@ -13,6 +11,7 @@ import io.eventplane.model.OwnerReference;
 import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.Pod;
 import io.eventplane.model.StatefulSet;
+import io.eventplane.reconcile.OwnerKeys;
 import io.eventplane.reconcile.Reconciler;
 import io.eventplane.reconcile.Reconciliation;
 import java.time.Instant;
@@ -66,32 +65,11 @@ public final class StatefulSetReconciler implements Reconciler {
      * whose labels changed, every set of its namespace that selects it (it may adopt it).
      */
     private static Collection<String> ownedKeys(ObjectMeta meta, ObjectMeta before, ObjectChanged change, ClusterView view) {
-        Set<String> keys = new LinkedHashSet<>();
-        Optional<OwnerReference> controller = Owners.controllerOf(meta);
-        Optional<OwnerReference> previousController = before == null ? Optional.empty() : Owners.controllerOf(before);
-        previousController.filter(r -> !previousController.equals(controller)).ifPresent(r -> addOwner(keys, r, change));
-        if (controller.isPresent()) {
-            addOwner(keys, controller.get(), change);
-            return keys;
-        }
-        boolean relabelled = before == null || !Objects.equals(before.getLabels(), meta.getLabels())
-                || previousController.isPresent();
-        if (change.getType() != ChangeType.DELETED && relabelled) {
-            for (ObjectChanged c : view.list(Kinds.STATEFUL_SET.kind(), change.getNamespace())) {
-                StatefulSet set = (StatefulSet) c.getObject();
-                if (set.getSpec() != null && !LabelSelectors.isEmpty(set.getSpec().getSelector())
-                        && LabelSelectors.matches(set.getSpec().getSelector(), meta.getLabels())) {
-                    keys.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
-                }
-            }
-        }
-        return keys;
+        return OwnerKeys.of(Kinds.STATEFUL_SET.kind(), c -> {
+            StatefulSet owner = (StatefulSet) c.getObject();
+            return owner.getSpec() == null ? null : owner.getSpec().getSelector();
+        }, meta, before, change, view);
     }
-
-    private static void addOwner(Set<String> keys, OwnerReference ref, ObjectChanged change) {
-        if (Kinds.STATEFUL_SET.kind().equals(ref.getKind())) {
-            keys.add(Keys.of(Kinds.STATEFUL_SET.kind(), change.getNamespace(), ref.getName()));
-        }
     }
 
     /**
