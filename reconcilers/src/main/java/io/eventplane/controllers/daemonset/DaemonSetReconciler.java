@@ -83,7 +83,6 @@ public final class DaemonSetReconciler implements Reconciler {
             return owner.getSpec() == null ? null : owner.getSpec().getSelector();
         }, meta, before, change, view);
     }
-    }
 
     /**
      * Kubernetes' addNode/updateNode: the DaemonSets whose verdict on the node changed (a new node: those that want

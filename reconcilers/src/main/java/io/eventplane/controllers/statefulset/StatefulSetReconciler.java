@@ -70,7 +70,6 @@ public final class StatefulSetReconciler implements Reconciler {
             return owner.getSpec() == null ? null : owner.getSpec().getSelector();
         }, meta, before, change, view);
     }
-    }
 
     /**
      * The sets a claim's change may hold up or release: only its going (deleted, or being deleted) and its owner
