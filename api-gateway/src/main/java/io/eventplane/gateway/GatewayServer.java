@@ -7,6 +7,13 @@ import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
 import io.eventplane.client.TopicSetup;
 import io.eventplane.client.usage.UsageView;
+import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.gateway.alloc.AllocationRepair;
+import io.eventplane.gateway.alloc.KubernetesService;
+import io.eventplane.gateway.alloc.LogWriter;
+import io.eventplane.gateway.alloc.ServiceAllocator;
+import io.eventplane.gateway.alloc.ServiceNetwork;
 import io.eventplane.gateway.api.ApiRouter;
 import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
@@ -39,6 +46,7 @@ public final class GatewayServer implements AutoCloseable {
     public static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration VIEW_CATCH_UP = Duration.ofMinutes(10);
     private static final int WATCH_BUFFER = 10_000;
+    private static final Duration SERVICE_UPKEEP = Duration.ofSeconds(10);
 
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final Readiness readiness = new Readiness();
@@ -49,6 +57,8 @@ public final class GatewayServer implements AutoCloseable {
     private EmbeddedServer server;
     private String host;
     private volatile Thread namespaceRetry;
+    private ServiceAllocator services;
+    private java.util.concurrent.ScheduledExecutorService upkeep;
     private volatile boolean closed;
 
     private GatewayServer() {
@@ -61,9 +71,14 @@ public final class GatewayServer implements AutoCloseable {
      * @param bindHost the address to bind ({@code 127.0.0.1}, {@code 0.0.0.0})
      */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost) {
+        return start(config, port, bindHost, ServiceNetwork.fromEnvironment());
+    }
+
+    /** As {@link #start(EventplaneConfig, int, String)}, allocating Services' IPs and ports from {@code network}. */
+    public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network) {
         GatewayServer g = new GatewayServer();
         try {
-            g.doStart(config, port, bindHost);
+            g.doStart(config, port, bindHost, network);
             return g;
         } catch (RuntimeException e) {
             g.close();
@@ -74,7 +89,7 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
-    private void doStart(EventplaneConfig config, int port, String bindHost) throws Exception {
+    private void doStart(EventplaneConfig config, int port, String bindHost, ServiceNetwork network) throws Exception {
         String id = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
         TopicSetup.ensureTopics(config);
         view = keep(new ObjectView(config, id).indexPodsByNode().start());
@@ -88,9 +103,11 @@ public final class GatewayServer implements AutoCloseable {
         readiness.add("view", view::isReady);
         readiness.add("system-namespaces", () -> SystemNamespaces.present(view));
         watchPumps = Executors.newCachedThreadPool(daemonThreads(id + "-watch-"));
+        LogWriter writer = LogWriter.of(requests, WRITE_TIMEOUT);
+        services = new ServiceAllocator(network, view, writer);
         UsageView usage = keep(UsageView.shared(config));
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
-                Clock.systemUTC(), usage);
+                Clock.systemUTC(), services, usage);
         host = bindHost;
         ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress);
         context = ApplicationContext.builder()
@@ -104,6 +121,31 @@ public final class GatewayServer implements AutoCloseable {
         if (!SystemNamespaces.ensure(view, requests, WRITE_TIMEOUT)) {
             retryNamespacesInBackground(id);
         }
+        maintainServices(id, writer);
+    }
+
+    /**
+     * kube-apiserver's own Service upkeep, now and every {@link #SERVICE_UPKEEP}: the kubernetes Service and its
+     * endpoints, and the allocation repair loop.
+     */
+    private void maintainServices(String id, LogWriter writer) {
+        String address = KubernetesService.advertiseAddress(
+                EventplaneConfig.setting("EVENTPLANE_ADVERTISE_ADDRESS", ""), host);
+        KubernetesService kubernetes = new KubernetesService(services, writer, Clock.systemUTC(), port(), address);
+        AllocationRepair repair = new AllocationRepair(services, Clock.systemUTC(), AllocationRepair.GRACE);
+        Runnable pass = () -> {
+            try {
+                if (view.get(Keys.of(Kinds.NAMESPACE.kind(), "", KubernetesService.NAMESPACE)).isPresent()) {
+                    kubernetes.ensure();
+                }
+                repair.run();
+            } catch (RuntimeException e) {
+                LOG.warn("{}: Service upkeep: {}", id, e.toString());
+            }
+        };
+        pass.run();
+        upkeep = Executors.newSingleThreadScheduledExecutor(daemonThreads(id + "-services-"));
+        upkeep.scheduleWithFixedDelay(pass, SERVICE_UPKEEP.toMillis(), SERVICE_UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static Map<String, Object> micronautProperties(int port, String bindHost) {
@@ -169,6 +211,11 @@ public final class GatewayServer implements AutoCloseable {
         readiness.add(name, check);
     }
 
+    /** Where this gateway allocates Services' cluster IPs and node ports from. */
+    public ServiceNetwork serviceNetwork() {
+        return services.network();
+    }
+
     /** The gateway's own view of the log (for components that run in the same process). */
     public ObjectView view() {
         return view;
@@ -177,6 +224,9 @@ public final class GatewayServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (upkeep != null) {
+            upkeep.shutdownNow();
+        }
         Thread retry = namespaceRetry;
         if (retry != null) {
             retry.interrupt();

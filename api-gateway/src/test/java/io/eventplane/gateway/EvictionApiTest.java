@@ -45,6 +45,17 @@ class EvictionApiTest {
         assertEquals(200, r.statusCode(), r.body());
     }
 
+    /** The kubelet's word that the pod runs and is Ready: what a budget counts as healthy. */
+    private static void ready(String name) {
+        JsonNode current = json(f.get(PODS + "/" + name));
+        String status = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name
+                + "\",\"resourceVersion\":\"" + current.path("metadata").path("resourceVersion").asText() + "\"},"
+                + "\"spec\":" + current.path("spec") + ",\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":"
+                + "\"Ready\",\"status\":\"True\"}]}}";
+        HttpResponse<String> r = f.put(PODS + "/" + name + "/status", status);
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
     @Test
     @DisplayName("W-P2: a pod no budget covers is evicted at once: 201 Success, the pod terminating")
     void noBudget() {
@@ -60,6 +71,7 @@ class EvictionApiTest {
     @DisplayName("W-P5: a budget with no disruption allowed answers 429 with Kubernetes' message and leaves the pod")
     void budgetExhausted() {
         assertEquals(201, f.post(PODS, pod("guarded", "guarded")).statusCode());
+        ready("guarded");
         budget("guard", "guarded", 0, 1, 1);
         HttpResponse<String> r = f.post(PODS + "/guarded/eviction", eviction("guarded"));
         assertEquals(429, r.statusCode(), r.body());
@@ -77,6 +89,8 @@ class EvictionApiTest {
     void budgetAllowsOne() {
         assertEquals(201, f.post(PODS, pod("one", "pair")).statusCode());
         assertEquals(201, f.post(PODS, pod("two", "pair")).statusCode());
+        ready("one");
+        ready("two");
         budget("pair", "pair", 1, 2, 1);
         HttpResponse<String> r = f.post(PODS + "/one/eviction", eviction("one"));
         assertEquals(201, r.statusCode(), r.body());
@@ -90,10 +104,60 @@ class EvictionApiTest {
     @DisplayName("W-P9: a direct DELETE is not blocked by an exhausted budget")
     void deleteBypassesBudget() {
         assertEquals(201, f.post(PODS, pod("direct", "direct")).statusCode());
+        ready("direct");
         budget("direct", "direct", 0, 1, 1);
         assertEquals(429, f.post(PODS + "/direct/eviction", eviction("direct")).statusCode());
         HttpResponse<String> r = f.delete(PODS + "/direct", null);
         assertEquals(200, r.statusCode(), r.body());
+    }
+
+    private static String held(String name, String app) {
+        return pod(name, app).replace("\"labels\"", "\"finalizers\":[\"example.com/hold\"],\"labels\"");
+    }
+
+    private static JsonNode disruptionTarget(String name) {
+        for (JsonNode c : json(f.get(PODS + "/" + name)).path("status").path("conditions")) {
+            if (c.path("type").asText().equals("DisruptionTarget")) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    @DisplayName("POD-17.14 an evicted pod gets DisruptionTarget=True, reason EvictionByEvictionAPI, before it is deleted")
+    void disruptionTargetCondition() {
+        assertEquals(201, f.post(PODS, held("marked", "marked")).statusCode());
+        HttpResponse<String> r = f.post(PODS + "/marked/eviction", eviction("marked"));
+        assertEquals(201, r.statusCode(), r.body());
+        JsonNode pod = json(f.get(PODS + "/marked"));
+        assertTrue(pod.path("metadata").has("deletionTimestamp"), pod.toString());
+        JsonNode c = disruptionTarget("marked");
+        assertEquals("True", c.path("status").asText());
+        assertEquals("EvictionByEvictionAPI", c.path("reason").asText());
+        assertEquals("Eviction API: evicting", c.path("message").asText());
+    }
+
+    @Test
+    @DisplayName("POD-17.11 unhealthyPodEvictionPolicy: IfHealthyBudget (default) lets a not-Ready pod go without a "
+            + "disruption while the budget is healthy and refuses it otherwise; AlwaysAllow always lets it go")
+    void unhealthyPodEvictionPolicy() {
+        assertEquals(201, f.post(PODS, held("sick", "sick")).statusCode());
+        budget("sick", "sick", 0, 1, 1);
+        assertEquals(201, f.post(PODS + "/sick/eviction", eviction("sick")).statusCode(), "healthy budget: it goes");
+        assertEquals(0, json(f.get(PDBS + "/sick")).path("status").path("disruptionsAllowed").asInt(), "nothing taken");
+
+        assertEquals(201, f.post(PODS, pod("starved", "starved")).statusCode());
+        budget("starved", "starved", 0, 0, 1);
+        assertEquals(429, f.post(PODS + "/starved/eviction", eviction("starved")).statusCode(), "unhealthy budget");
+
+        assertEquals(201, f.post(PODS, pod("stuck", "stuck")).statusCode());
+        HttpResponse<String> created = f.post(PDBS, "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\","
+                + "\"metadata\":{\"name\":\"stuck\"},\"spec\":{\"minAvailable\":1,\"unhealthyPodEvictionPolicy\":"
+                + "\"AlwaysAllow\",\"selector\":{\"matchLabels\":{\"app\":\"stuck\"}}}}");
+        assertEquals(201, created.statusCode(), created.body());
+        budget("stuck", "stuck", 0, 0, 1);
+        assertEquals(201, f.post(PODS + "/stuck/eviction", eviction("stuck")).statusCode(), "AlwaysAllow");
     }
 
     @Test

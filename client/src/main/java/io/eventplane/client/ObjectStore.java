@@ -1,8 +1,14 @@
 package io.eventplane.client;
 
 import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.ChangeType;
+import io.eventplane.log.Envelope;
 import io.eventplane.log.ObjectChanged;
+import io.eventplane.model.ObjectMeta;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -14,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Function;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The current objects and their secondary indexes, evolved by applying changes in log order (each change carries the
@@ -117,6 +124,28 @@ public final class ObjectStore implements ClusterView {
     public Collection<ObjectChanged> listByNamePrefix(String kind, String namespace, String namePrefix) {
         String prefix = Keys.prefix(kind, namespace) + namePrefix;
         return objects.subMap(prefix, prefix + Character.MAX_VALUE).values();
+    }
+
+    /**
+     * A store holding exactly these objects, as if each had just been created (resourceVersions 1, 2, ... in the order
+     * given; an object without uid gets one): what a decision test reads.
+     */
+    public static ObjectStore of(Collection<? extends SpecificRecord> objects) {
+        ObjectStore store = new ObjectStore();
+        long position = 0;
+        for (SpecificRecord o : objects) {
+            position++;
+            KindInfo kind = Kinds.of(o);
+            ObjectMeta meta = ObjectAccess.meta(o);
+            store.apply(ObjectChanged.newBuilder()
+                    .setEnvelope(Envelope.newBuilder().setActor("test").setRequestId("created-" + position)
+                            .setTime(Instant.EPOCH).build())
+                    .setType(ChangeType.CREATED).setKind(kind.kind())
+                    .setNamespace(kind.namespaced() && meta.getNamespace() != null ? meta.getNamespace() : "")
+                    .setName(meta.getName()).setUid(meta.getUid() == null ? "uid-" + position : meta.getUid())
+                    .setResourceVersion(position).setObject(o).build());
+        }
+        return store;
     }
 
     /** Every object of every kind, in key order. */

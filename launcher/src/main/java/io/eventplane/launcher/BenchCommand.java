@@ -38,7 +38,7 @@ final class BenchCommand {
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
-        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs").contains(mode)) {
+        if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs", "statefulset").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -51,7 +51,9 @@ final class BenchCommand {
                     + "[--bootstrap B --registry URL]\n"
                     + "       eventplane bench gc [--pods N] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench jobs [--jobs 1000] [--completions 10] [--parallelism 10] [--nodes 100] "
-                    + "[--run-seconds 1] [--bootstrap B --registry URL]");
+                    + "[--run-seconds 1] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench statefulset [--sets 100] [--replicas 10] [--nodes 100] "
+                    + "[--policy OrderedReady|Parallel|both] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -107,6 +109,13 @@ final class BenchCommand {
                 JobBench.run(config, work, options.intValue("jobs", 1000), completions,
                         options.intValue("parallelism", completions), options.intValue("nodes", 100),
                         Double.parseDouble(options.get("run-seconds", "1")), out);
+                return 0;
+            }
+            if (mode.equals("statefulset")) {
+                String policy = options.get("policy", "both");
+                StatefulSetBench.run(config, work, options.intValue("sets", 100), options.intValue("replicas", 10),
+                        options.intValue("nodes", 100), policy.equals("both") ? List.of("OrderedReady", "Parallel")
+                                : List.of(policy), out);
                 return 0;
             }
             if (mode.equals("gc")) {

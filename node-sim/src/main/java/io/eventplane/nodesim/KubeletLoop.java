@@ -36,7 +36,7 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
 
 /**
  * The pod work of the simulated kubelets, as a kubelet's pod sync loop does it: for each pod bound to a node this
- * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}), its volumes ({@link VolumeMounts}) and
+ * instance simulates, admission ({@link NodePressure}, {@link NodeAdmission}), its volumes ({@link VolumeMounts}, {@link ClaimMounts}) and
  * the sandbox ({@link PodLifecycle}), then the pod's {@link PodRun} advanced to now, whose status is sent as
  * UPDATE_STATUS when it differs from the stored one, whose Events are recorded, and whose end is followed by a DELETE
  * (grace 0) once a deleted pod has stopped. Also the eviction manager ({@link PressureEviction}) on nodes under memory
@@ -46,7 +46,8 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
  * the next evaluation for the run's next change. Every command carries the resourceVersion it was decided on; a
  * conflict is followed by the next change, and a command that shows no effect is retried after
  * {@link NodeSimSettings#retryAfter()}, at most 5 times. A pod kept waiting by a missing ConfigMap, Secret or key
- * ({@link ConfigReferences}) is looked at again when one it refers to appears or changes ({@link #referenceChanged}).
+ * ({@link ConfigReferences}) is looked at again when one it refers to appears or changes ({@link #referenceChanged}),
+ * one waiting for its claims' volumes on any claim or volume change ({@link #volumesChanged}).
  * All on the simulator's one thread: no locks.
  */
 final class KubeletLoop implements UsageSampler.Runs {
@@ -79,6 +80,10 @@ final class KubeletLoop implements UsageSampler.Runs {
     private final Map<String, Sent> sent = new HashMap<>();
     /** Normalized images on each node. */
     private final Map<String, Set<String>> images = new HashMap<>();
+    /** Pods waiting for their claims' volumes before their sandbox, by key: a claim or volume change looks at them. */
+    private final Set<String> mounting = new HashSet<>();
+    /** FailedMount reports made for a pod waiting for its claims, by uid. */
+    private final Map<String, Long> mountReports = new HashMap<>();
     /** The ConfigMaps and Secrets pods refer to, as the view shows them. */
     private final ConfigReferences.Objects objects;
     private final ReferenceWaits waits = new ReferenceWaits();
@@ -162,6 +167,8 @@ final class KubeletLoop implements UsageSampler.Runs {
             measuredMemory.remove(c.getUid());
             started.remove(c.getUid());
             addresses.release(c.getUid());
+            mounting.remove(key);
+            mountReports.remove(c.getUid());
             waits.stop(key);
             mounts.forget(c.getUid());
         }
@@ -175,9 +182,18 @@ final class KubeletLoop implements UsageSampler.Runs {
         runs.remove(uid);
         measuredMemory.remove(uid);
         started.remove(uid);
+        mounting.remove(key);
+        mountReports.remove(uid);
         waits.stop(key);
         mounts.forget(uid);
         LOG.debug("node-sim: {} gone", key);
+    }
+
+    /** A claim or volume changed: the pods waiting for their claims' volumes are looked at again. */
+    void volumesChanged() {
+        for (String key : List.copyOf(mounting)) {
+            evaluate(key);
+        }
     }
 
     /**
@@ -287,12 +303,18 @@ final class KubeletLoop implements UsageSampler.Runs {
 
     /**
      * Whether the admitted pod's volumes are set up, so its sandbox can be created. If not, the pod is reported
-     * ContainerCreating without an address, FailedMount is recorded per failing attempt, and the next attempt planned.
+     * ContainerCreating without an address and the next look planned: a failing ConfigMap, Secret or projected volume
+     * records FailedMount per attempt ({@link VolumeMounts}); a claim not ready yet, once per podAttachAndMountTimeout
+     * of waiting ({@link ClaimMounts}).
      */
     private boolean volumesReady(String key, Pod pod, SimNode node, Instant now) {
+        String uid = pod.getMetadata().getUid();
+        Optional<ClaimMounts.Unready> claims = ClaimMounts.unready(pod, view);
         Optional<Instant> retry = mounts.setUp(pod, objects, now, kubelets.get(node.name())::record);
-        if (retry.isEmpty()) {
+        if (claims.isEmpty() && retry.isEmpty()) {
             waits.stop(key);
+            mounting.remove(key);
+            mountReports.remove(uid);
             return true;
         }
         waits.waiting(key, ConfigReferences.referencedKeys(pod));
@@ -301,7 +323,25 @@ final class KubeletLoop implements UsageSampler.Runs {
             act(key, pod, node, cmdFor(node).updateStatus(waiting));
             transitions.incrementAndGet();
         }
-        plan(key, retry.get(), now);
+        Instant next = retry.orElse(null);
+        if (claims.isPresent()) {
+            mounting.add(key);
+            Instant since = waiting.getStatus().getStartTime();
+            long reported = mountReports.getOrDefault(uid, 0L);
+            long due = ClaimMounts.reportsDue(since, now);
+            if (due > reported) {
+                kubelets.get(node.name()).record(EventNotice.warning(ObjectReferences.of(pod), "FailedMount",
+                        claims.get().message()));
+                mountReports.put(uid, due);
+                reported = due;
+            }
+            Instant report = ClaimMounts.nextReportAt(since, reported);
+            next = next == null || report.isBefore(next) ? report : next;
+        } else {
+            mounting.remove(key);
+            mountReports.remove(uid);
+        }
+        plan(key, next, now);
         return false;
     }
 

@@ -269,6 +269,8 @@ public final class NodeSimulator implements AutoCloseable {
                     run(() -> pods.evaluate(key));
                 }
             }
+        } else if (kind.equals(Kinds.PERSISTENT_VOLUME_CLAIM.kind()) || kind.equals(Kinds.PERSISTENT_VOLUME.kind())) {
+            run(() -> pods.volumesChanged()); // a pod waiting for its claims' volumes may mount them now
         } else if ((kind.equals(Kinds.CONFIG_MAP.kind()) || kind.equals(Kinds.SECRET.kind()))
                 && change.getType() != ChangeType.DELETED) {
             String key = Keys.of(kind, change.getNamespace(), change.getName());

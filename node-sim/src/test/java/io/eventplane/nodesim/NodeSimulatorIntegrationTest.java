@@ -194,6 +194,54 @@ class NodeSimulatorIntegrationTest {
     }
 
     @Test
+    @DisplayName("POD-6.11 a pod whose claim is not Bound waits in ContainerCreating without sandbox; its sandbox comes "
+            + "once the claim is Bound to a volume, and it runs")
+    void podWaitsForItsClaim() throws Exception {
+        sender.send(user.create(KubeObjects.persistentVolumeClaim("data").build()));
+        sender.flush();
+        waiter.await(DEADLINE, () -> view.get(Kinds.PERSISTENT_VOLUME_CLAIM.kind(), "default", "data"), () -> "no claim");
+        sender.send(user.create(KubeObjects.pod("mounter").claimVolume("www", "data").build()));
+        sender.flush();
+        Pod created = waiter.await(DEADLINE, () -> pod("mounter"), () -> "mounter was not created");
+        sender.send(user.bind("default", "mounter", created.getMetadata().getUid(), "node-1"));
+        sender.flush();
+        Pod mounting = waiter.await(DEADLINE, () -> pod("mounter").filter(p -> PodLifecycle.admitted(p) && !PodLifecycle.hasSandbox(p)),
+                () -> "mounter does not wait for its volume: " + pod("mounter").map(Pod::getStatus));
+        assertNull(mounting.getStatus().getPodIP());
+        assertEquals("ContainerCreating", mounting.getStatus().getContainerStatuses().get(0).getState().getWaiting()
+                .getReason());
+
+        // The test plays the binder: a volume, the claim's volumeName, then its Bound status.
+        sender.send(user.create(KubeObjects.persistentVolume("pv-data").build()));
+        var claim = (io.eventplane.model.PersistentVolumeClaim) view.get(Kinds.PERSISTENT_VOLUME_CLAIM.kind(), "default",
+                "data").orElseThrow().getObject();
+        sender.send(user.update(io.eventplane.model.PersistentVolumeClaim.newBuilder(claim).setSpec(
+                io.eventplane.model.PersistentVolumeClaimSpec.newBuilder(claim.getSpec()).setVolumeName("pv-data").build())
+                .build()));
+        sender.flush();
+        var named = waiter.await(DEADLINE, () -> view.get(Kinds.PERSISTENT_VOLUME_CLAIM.kind(), "default", "data")
+                .map(c -> (io.eventplane.model.PersistentVolumeClaim) c.getObject())
+                .filter(c -> "pv-data".equals(c.getSpec().getVolumeName())), () -> "volumeName not set");
+        sender.send(user.updateStatus(io.eventplane.model.PersistentVolumeClaim.newBuilder(named).setStatus(
+                io.eventplane.model.PersistentVolumeClaimStatus.newBuilder().setPhase("Bound").build()).build()));
+        sender.flush();
+        waiter.await(DEADLINE, () -> pod("mounter").filter(NodeSimulatorIntegrationTest::runningAndReady),
+                () -> "mounter does not run: " + pod("mounter").map(Pod::getStatus));
+
+        long bound = view.get(Kinds.PERSISTENT_VOLUME_CLAIM.kind(), "default", "data").orElseThrow().getResourceVersion();
+        long sandbox = -1;
+        try (Subscription history = view.watch(new long[] {0}, c -> c.getName().equals("mounter")
+                && c.getType() == ChangeType.STATUS_UPDATED, 100)) {
+            for (WatchEvent e = history.poll(Duration.ofMillis(50)); e != null; e = history.poll(Duration.ofMillis(50))) {
+                if (sandbox < 0 && ((Pod) e.change().getObject()).getStatus().getPodIP() != null) {
+                    sandbox = e.change().getResourceVersion();
+                }
+            }
+        }
+        assertTrue(sandbox > bound, "the sandbox (at " + sandbox + ") came after the claim was Bound (at " + bound + ")");
+    }
+
+    @Test
     @DisplayName("POD-12.4 POD-12.11 a deleted running pod is stopped and removed by its kubelet with grace period 0")
     void deletedPodIsRemoved() {
         createBound("doomed", "node-2");

@@ -6,10 +6,17 @@ import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
+import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
+import io.eventplane.controllers.volume.protection.ClaimProtection;
+import io.eventplane.controllers.volume.protection.VolumeProtection;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
 import io.eventplane.gc.GarbageCollector;
 import io.eventplane.nodelifecycle.NodeLifecycleController;
 import io.eventplane.podgc.PodGcController;
@@ -74,8 +81,14 @@ public final class ControllerManager {
                     keyed(DeploymentReconciler::new)),
             new Definition("daemonset", "daemonset-controller", "daemonset-controller",
                     keyed(DaemonSetReconciler::new)),
+            new Definition("statefulset", "statefulset-controller", "statefulset-controller",
+                    keyed(StatefulSetReconciler::new)),
             new Definition("disruption", "disruption-controller", "disruption-controller",
                     keyed(DisruptionReconciler::new)),
+            new Definition("endpoint", "endpoint-controller", "endpoint-controller",
+                    keyed(EndpointsReconciler::new)),
+            new Definition("endpointslice", "endpointslice-controller", "endpoint-slice-controller",
+                    keyed(EndpointSliceReconciler::new)),
             new Definition("job", "job-controller", "job-controller", keyed(JobReconciler::new)),
             new Definition("ttl-after-finished", "ttl-after-finished-controller", "ttl-after-finished-controller",
                     keyed(TtlAfterFinishedReconciler::new)),
@@ -89,7 +102,14 @@ public final class ControllerManager {
                     periodic(NodeLifecycleController::new)),
             new Definition("podgc", "pod-garbage-collector", "pod-garbage-collector",
                     periodic(() -> new PodGcController(
-                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))));
+                            NodeLifecycleController.fromEnvironment().terminatedPodGcThreshold(), Duration.ofSeconds(1)))),
+            new Definition("persistentvolume-binder", "persistentvolume-binder", "persistentvolume-controller",
+                    keyed(PersistentVolumeBinder::new)),
+            new Definition("pvc-protection", "pvc-protection-controller", "pvc-protection-controller",
+                    keyed(ClaimProtection::new)),
+            new Definition("pv-protection", "pv-protection-controller", "pv-protection-controller",
+                    keyed(VolumeProtection::new)),
+            new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)));
 
     private ControllerManager() {
     }

@@ -17,6 +17,7 @@ final class NodeFilters {
     static final String REASON_SELECTOR = "node(s) didn't match Pod's node affinity/selector";
     static final String REASON_PORTS = "node(s) didn't have free ports for the requested pod ports";
     static final String REASON_TOO_MANY_PODS = "Too many pods";
+    static final String REASON_TAINT_PREFIX = "node(s) had untolerated taint";
     private static final Taint CORDON = Taint.newBuilder().setKey(UNSCHEDULABLE_TAINT).setEffect("NoSchedule").build();
 
     private NodeFilters() {
@@ -39,7 +40,7 @@ final class NodeFilters {
             return null;
         }
         Taint t = NodeMatch.untoleratedHardTaint(pod.tolerations, node.offer.taints());
-        return t == null ? null : "node(s) had untolerated taint {" + t.getKey() + ": " + NodeMatch.nz(t.getValue()) + "}";
+        return t == null ? null : REASON_TAINT_PREFIX + " {" + t.getKey() + ": " + NodeMatch.nz(t.getValue()) + "}";
     }
 
     static String nodeAffinity(PodInfo pod, NodeState node) {

@@ -55,6 +55,13 @@ public final class PodInfo {
     final List<String> hostPorts;
     final boolean terminating;
     final boolean gated;
+    /** spec.priority (0 when unset) and its class; see {@link PodPriorities} for the priority preemption uses. */
+    final int priority;
+    final String priorityClassName;
+    /** spec.preemptionPolicy is Never: the pod waits instead of preempting. */
+    final boolean preemptNever;
+    /** The PersistentVolumeClaims its volumes name: empty for most pods, which then skip volume binding. */
+    final List<String> claims;
     /** The spec this was computed from: a pod whose counted spec fields, labels and state are unchanged counts the same. */
     final PodSpec spec;
 
@@ -67,7 +74,12 @@ public final class PodInfo {
         terminating = pod.getMetadata().getDeletionTimestamp() != null;
         PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
         gated = spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty();
+        claims = io.eventplane.core.meta.PersistentVolumes.claimNames(spec);
         this.spec = spec;
+        priority = spec.getPriority() == null ? 0 : spec.getPriority();
+        priorityClassName = spec.getPriorityClassName() == null || spec.getPriorityClassName().isEmpty() ? null
+                : spec.getPriorityClassName();
+        preemptNever = "Never".equals(spec.getPreemptionPolicy());
         demand = PodDemand.of(spec);
         cpu = demand.requests().get("cpu");
         memory = demand.requests().get("memory");
@@ -162,6 +174,18 @@ public final class PodInfo {
 
     public String resourceVersion() {
         return resourceVersion;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<String> claims() {
+        return claims;
     }
 
     boolean hasAffinityTerms() {

@@ -35,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,12 @@ import org.slf4j.LoggerFactory;
  * deleted or finished), not on a timer. The worker counts its own bindings ({@link AssumedPods}) until the view shows
  * them, so a burst of decisions does not overcommit a node the view has not caught up on; the writer accepts a BIND
  * only while the pod with that uid is unbound, so a stale decision cannot bind a pod twice.
+ *
+ * <p>Pods with persistentVolumeClaim volumes go through {@link VolumeBinding} (pods without cost nothing more): a
+ * claim that is missing, Lost, being deleted or unbound under an Immediate class makes the pod unschedulable; claims
+ * of WaitForFirstConsumer classes are bound for the chosen node (its name in their selected-node annotation, or a
+ * matching volume pre-bound to them) and the pod, counted on its node, is bound only once the binder and the
+ * provisioner have bound them all. Claim, volume and StorageClass changes wake the pods that wait on them.
  *
  * <p>Events, as kube-scheduler records them: {@code FailedScheduling} (Warning) with the PodScheduled condition's
  * message on every unschedulable decision (repeats aggregate into one Event whose count grows), and {@code Scheduled}
@@ -68,6 +75,7 @@ public final class Scheduler implements BatchReconciler {
     private final AssumedPods assumed;
     /** Unschedulable pods waiting for a cluster change, with when they were parked and how often they failed. */
     private final Map<String, Parked> parked = new ConcurrentHashMap<>();
+    private final NominatedPods nominated = new NominatedPods();
     /** Pods as the decider needs them, by uid, recomputed when the pod's resourceVersion changes. */
     /** Nodes' parsed offers and pods' parsed infos, recomputed when their resourceVersion changes. */
     private final SnapshotBuilder snapshots = new SnapshotBuilder();
@@ -89,6 +97,8 @@ public final class Scheduler implements BatchReconciler {
     private final Duration assumeTimeout;
     /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
     private final AtomicLong clusterGeneration = new AtomicLong();
+    /** Pods with claims: binding in progress, or parked until a claim, volume or class changes. */
+    private final VolumeWaits volumeWaits = new VolumeWaits();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
     private ControllerContext context;
@@ -154,7 +164,8 @@ public final class Scheduler implements BatchReconciler {
             dirtyNodes.add(change.getName());
             clusterChanged();
         } else if ((kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
-                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind()))
+                || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())
+                || kind.equals(Kinds.SERVICE.kind()))
                 && change.getType() != ChangeType.STATUS_UPDATED) {
             // labels and selectors are not status: a workload's status updates (thousands in a rollout) change nothing here
             metadataDirty = true;
@@ -168,6 +179,7 @@ public final class Scheduler implements BatchReconciler {
             if (gone) {
                 snapshots.forget(change.getUid());
             }
+            nominated.observe(key, gone ? null : pod, schedulerName);
             if (change.getType() == ChangeType.BOUND) {
                 Sent sent = bindingsSent.remove(change.getEnvelope().getRequestId());
                 if (sent != null) {
@@ -183,6 +195,16 @@ public final class Scheduler implements BatchReconciler {
             } else if (gone) {
                 parked.remove(key);
                 attempts.remove(key);
+                volumeWaits.forget(key);
+            }
+        } else if (VolumeWaits.concerns(kind)) {
+            for (String key : volumeWaits.woken(change)) {
+                Parked p = parked.remove(key);
+                if (p != null) {
+                    requeue(key, p, clock.instant());
+                } else if (volumeWaits.isBinding(key)) {
+                    queue.add(key); // its claims may be bound now
+                }
             }
         }
     }
@@ -271,6 +293,7 @@ public final class Scheduler implements BatchReconciler {
         }
         for (AssumedPods.Assumed a : assumed.prune(this::pod, clock.instant())) {
             LOG.info("{}: binding of {} to {} not seen within the timeout; deciding again", actor, a.key(), a.node());
+            volumeWaits.forget(a.key());
             dirtyPods.add(a.key());
             queue.add(a.key());
         }
@@ -279,6 +302,7 @@ public final class Scheduler implements BatchReconciler {
     @Override
     public void process(List<String> keys) {
         long generation = clusterGeneration.get();
+        long volumeGeneration = volumeWaits.generation();
         Instant now = clock.instant();
         long t0 = System.nanoTime();
         assumed.prune(this::pod, now);
@@ -286,9 +310,10 @@ public final class Scheduler implements BatchReconciler {
         long t1 = System.nanoTime();
         long boundBefore = bound.get();
         long unschedulableBefore = unschedulable.get();
+        Preemption.Inputs inputs = nominated.inputs(view, schedulerName, now);
         for (String key : keys) {
             try {
-                scheduleOne(key, snapshot, generation, now);
+                scheduleOne(key, snapshot, inputs, generation, volumeGeneration, now);
             } catch (RuntimeException e) {
                 LOG.warn("{}: scheduling {} failed: {}", actor, key, e.toString(), e);
                 queue.addRateLimited(key);
@@ -303,21 +328,30 @@ public final class Scheduler implements BatchReconciler {
         }
     }
 
-    private void scheduleOne(String key, ClusterSnapshot snapshot, long generation, Instant now) {
+    private void scheduleOne(String key, ClusterSnapshot snapshot, Preemption.Inputs inputs, long generation,
+                             long volumeGeneration, Instant now) {
         Optional<Pod> current = pod(key).filter(p -> SchedulerDecider.isPending(p, schedulerName));
         if (current.isEmpty()) {
             parked.remove(key);
             attempts.remove(key);
+            volumeWaits.forget(key);
             return;
         }
         Pod pod = current.get();
         String uid = pod.getMetadata().getUid();
         if (assumed.isAssumed(key, uid)) {
+            VolumeWaits.Binding b = volumeWaits.binding(key, uid);
+            if (b != null) {
+                finishVolumeBinding(key, pod, b, snapshot, now);
+            }
             return; // our binding is on its way
         }
         long start = System.nanoTime();
         PodInfo info = snapshots.info(pod);
-        Placement placement = decider.decide(info, snapshot);
+        VolumeBinding.PodVolumes volumes = info.claims().isEmpty() ? null
+                : VolumeBinding.preFilter(pod.getMetadata().getNamespace(), info.claims(), view);
+        SchedulingAttempt attempt = SchedulingAttempt.of(decider, pod, info, snapshot, volumes, inputs, snapshots::info);
+        Placement placement = attempt.placement();
         observer.decided(key, placement instanceof Placement.Bind, System.nanoTime() - start);
         if (placement instanceof Placement.Bind bind) {
             LOG.debug("{}: bind {} to {} (score {}, {} feasible node(s))", actor, key, bind.node(), bind.score(),
@@ -331,43 +365,128 @@ public final class Scheduler implements BatchReconciler {
             parked.remove(key);
             attempts.remove(key);
             bound.incrementAndGet();
-            String ns = pod.getMetadata().getNamespace();
-            String name = pod.getMetadata().getName();
-            Command binding = commands.bind(ns, name, uid, bind.node());
-            String requestId = binding.getEnvelope().getRequestId();
-            bindingsSent.put(requestId, new Sent(now, System.nanoTime()));
-            sender.send(binding).whenComplete((md, e) -> {
-                if (e != null) {
-                    LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
-                    bindingsSent.remove(requestId);
-                    assumed.forget(key, uid);
-                    dirtyPods.add(key);
-                    queue.addRateLimited(key);
-                } else {
-                    queue.forget(key);
-                }
-            });
+            if (volumes != null && !volumes.allBound()) {
+                VolumeWaits.Binding b = volumeWaits.bind(key, uid, bind.node(), pod.getMetadata().getNamespace(),
+                        info.claims());
+                sendVolumeWrites(key, b, volumes.reserve(snapshot.node(bind.node())));
+                return; // bound once its claims are (PreBind)
+            }
+            sendBinding(key, pod, bind.node(), now);
         } else if (placement instanceof Placement.Unschedulable why) {
             LOG.debug("{}: {} unschedulable: {}", actor, key, why.message());
             unschedulable.incrementAndGet();
             SchedulingEvents.failed(pod, why).ifPresent(events::record);
-            SchedulingStatus.unschedulable(pod, why, now).ifPresent(update ->
+            if (attempt.preemption() instanceof Preemption.Nominated n) {
+                preempt(pod, n, now);
+            }
+            SchedulingStatus.unschedulable(pod, why, attempt.nominatedNodeName(), now).ifPresent(update ->
                     sender.send(commands.updateStatus(update)).whenComplete((md, e) -> {
                         if (e != null) {
                             LOG.warn("{}: sending the status of {} failed: {}", actor, key, e.toString());
                             queue.addRateLimited(key);
                         }
                     }));
-            park(key, generation);
+            if (!info.claims().isEmpty()) {
+                volumeWaits.watch(key, pod.getMetadata().getNamespace(), info.claims());
+            }
+            park(key, generation, info.claims().isEmpty() ? -1 : volumeGeneration);
         }
     }
 
-    /** Waits for a cluster change; if one came since this cycle's snapshot, the pod is retried at once instead. */
-    private void park(String key, long generation) {
+    /** Evicts the victims (DisruptionTarget, then a graceful delete) and records Preempted on each. */
+    private void preempt(Pod pod, Preemption.Nominated n, Instant now) {
+        LOG.info("{}: {}/{} preempts {} pod(s) on {}", actor, pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(), n.victims().size(), n.node());
+        for (Command c : PreemptionEffects.commands(commands, pod, n, now)) {
+            sender.send(c).whenComplete((md, e) -> {
+                if (e != null) {
+                    LOG.warn("{}: sending {} {} failed: {}", actor, c.getVerb(), c.getName(), e.toString());
+                }
+            });
+        }
+        PreemptionEffects.events(pod, n).forEach(events::record);
+    }
+
+
+    private void sendBinding(String key, Pod pod, String node, Instant now) {
+        String uid = pod.getMetadata().getUid();
+        volumeWaits.forget(key);
+        Command binding = commands.bind(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), uid, node);
+        String requestId = binding.getEnvelope().getRequestId();
+        bindingsSent.put(requestId, new Sent(now, System.nanoTime()));
+        sender.send(binding).whenComplete((md, e) -> {
+            if (e != null) {
+                LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
+                bindingsSent.remove(requestId);
+                assumed.forget(key, uid);
+                dirtyPods.add(key);
+                queue.addRateLimited(key);
+            } else {
+                queue.forget(key);
+            }
+        });
+    }
+
+    /**
+     * Reserve and PreBind for a pod whose claims wait for it: the claims' writes (selected node, volumes pre-bound),
+     * each on the version it was decided on, while the pod, counted on its node, waits for the binder and the
+     * provisioner (a claim change brings it back to {@link #finishVolumeBinding}). A write is sent again only on a
+     * newer version of its object: the one before was rejected (the object changed under it) or is superseded.
+     */
+    private void sendVolumeWrites(String key, VolumeWaits.Binding binding, List<SpecificRecord> writes) {
+        for (SpecificRecord w : writes) {
+            if (!binding.firstWriteAt(w)) {
+                continue; // on its way
+            }
+            sender.send(commands.update(w)).whenComplete((md, e) -> {
+                if (e != null) {
+                    LOG.warn("{}: sending a volume binding write for {} failed: {}", actor, key, e.toString());
+                }
+            });
+        }
+    }
+
+    /**
+     * PreBind's end: the pod is bound once its claims are; a write of Reserve that did not land is made again on the
+     * claim's or volume's newer version; a binding that cannot complete sends the pod back.
+     */
+    private void finishVolumeBinding(String key, Pod pod, VolumeWaits.Binding binding, ClusterSnapshot snapshot,
+                                     Instant now) {
+        String namespace = pod.getMetadata().getNamespace();
+        List<String> claims = io.eventplane.core.meta.PersistentVolumes.claimNames(pod.getSpec());
+        VolumeBinding.Check check = VolumeBinding.check(namespace, claims, binding.node(), view);
+        if (check instanceof VolumeBinding.Check.Waiting) {
+            VolumeBinding.PodVolumes volumes = VolumeBinding.preFilter(namespace, claims, view);
+            NodeState node = snapshot.node(binding.node());
+            if (volumes.rejection() != null) {
+                check = new VolumeBinding.Check.Failed(volumes.rejection());
+            } else if (node != null && !volumes.allBound()) {
+                sendVolumeWrites(key, binding, volumes.reserve(node));
+            }
+        }
+        if (check instanceof VolumeBinding.Check.Bound) {
+            sendBinding(key, pod, binding.node(), now);
+        } else if (check instanceof VolumeBinding.Check.Failed failed) {
+            volumeWaits.forget(key);
+            assumed.forget(key, pod.getMetadata().getUid());
+            dirtyPods.add(key);
+            SchedulingEvents.failed(pod, new Placement.Unschedulable("Unschedulable", "running PreBind plugin "
+                    + "\"VolumeBinding\": binding volumes: " + failed.message())).ifPresent(events::record);
+            queue.addRateLimited(key);
+        }
+    }
+
+    /**
+     * Waits for a cluster change; if one came since this cycle's snapshot (for a pod with claims, also a claim, volume
+     * or class change: {@code volumeGeneration} not -1), the pod is retried at once instead.
+     */
+    private void park(String key, long generation, long volumeGeneration) {
         Instant now = clock.instant();
         Parked p = new Parked(now, attempts.merge(key, 1, Integer::sum));
         parked.put(key, p);
-        if (clusterGeneration.get() != generation && parked.remove(key, p)) {
+        boolean changed = clusterGeneration.get() != generation
+                || (volumeGeneration != -1 && volumeWaits.generation() != volumeGeneration);
+        if (changed && parked.remove(key, p)) {
             requeue(key, p, now);
         }
     }

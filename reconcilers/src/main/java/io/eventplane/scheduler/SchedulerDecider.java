@@ -18,8 +18,9 @@ import java.util.Map;
  *
  * <p>PreFilter computes what needs the whole cluster once per pod (pod affinity counts per topology pair, topology
  * spread counts per domain); Filter runs, per node and in Kubernetes' order, NodeUnschedulable, NodeName,
- * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread and InterPodAffinity, and stops at
- * the first that rejects the node. Like Kubernetes it stops searching once it has found enough feasible nodes
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeBinding (pods with claims only),
+ * PodTopologySpread and InterPodAffinity, and stops at the first that rejects the node. Like Kubernetes it stops
+ * searching once it has found enough feasible nodes
  * (percentageOfNodesToScore, adaptive by default: 50% minus 1% per 125 nodes, at least 5% and 100 nodes), starting
  * where the previous search stopped. Score: NodeResourcesFit least-allocated (weight 1), balanced allocation (1),
  * TaintToleration (3), NodeAffinity preferred (2), InterPodAffinity preferred (2), PodTopologySpread ScheduleAnyway
@@ -89,6 +90,14 @@ public final class SchedulerDecider {
 
     /** Decides one pod; moves the snapshot's search start past the nodes it examined. Does not add the pod. */
     public Placement decide(PodInfo pod, ClusterSnapshot snapshot) {
+        return decide(pod, snapshot, null);
+    }
+
+    /**
+     * As {@link #decide(PodInfo, ClusterSnapshot)}, for a pod with claims: {@code volumes} is VolumeBinding's
+     * PreFilter ({@link VolumeBinding#preFilter}), null for a pod without.
+     */
+    public Placement decide(PodInfo pod, ClusterSnapshot snapshot, VolumeBinding.PodVolumes volumes) {
         if (pod.gated) {
             return new Placement.Unschedulable("SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates");
         }
@@ -97,7 +106,12 @@ public final class SchedulerDecider {
         if (all == 0) {
             return new Placement.Unschedulable("Unschedulable", message(0, Map.of()));
         }
-        Cycle cycle = new Cycle(pod, snapshot);
+        if (volumes != null && volumes.rejection() != null) {
+            // A PreFilter rejection is the whole message: no node was looked at.
+            return new Placement.Unschedulable("Unschedulable", "0/" + all + " nodes are available: "
+                    + volumes.rejection() + ".");
+        }
+        Cycle cycle = new Cycle(pod, snapshot, volumes);
         int wanted = numFeasibleNodesToFind(all);
         NodeState[] feasible = new NodeState[wanted];
         int found = 0;
@@ -144,7 +158,7 @@ public final class SchedulerDecider {
 
     /** Every node that passes all filters, in name order, searching all nodes: for tests and explanations. */
     public List<String> feasibleNodes(PodInfo pod, ClusterSnapshot snapshot) {
-        Cycle cycle = new Cycle(pod, snapshot);
+        Cycle cycle = new Cycle(pod, snapshot, null);
         List<String> out = new ArrayList<>();
         List<String> buffer = new ArrayList<>();
         for (NodeState node : snapshot.nodeArray()) {
@@ -154,6 +168,12 @@ public final class SchedulerDecider {
             buffer.clear();
         }
         return out;
+    }
+
+    /** Whether {@code pod} passes every filter on {@code node} as the snapshot stands now; if not, why, in {@code reasons}. */
+    boolean fits(PodInfo pod, ClusterSnapshot snapshot, NodeState node, VolumeBinding.PodVolumes volumes,
+                 List<String> reasons) {
+        return new Cycle(pod, snapshot, volumes).passes(node, reasons);
     }
 
     /** Kubernetes' numFeasibleNodesToFind. */
@@ -174,9 +194,11 @@ public final class SchedulerDecider {
         final PodInfo pod;
         final TopologySpread.Filter spread;
         final InterPodAffinity.Filter affinity;
+        final VolumeBinding.PodVolumes volumes;
 
-        Cycle(PodInfo pod, ClusterSnapshot snapshot) {
+        Cycle(PodInfo pod, ClusterSnapshot snapshot, VolumeBinding.PodVolumes volumes) {
             this.pod = pod;
+            this.volumes = volumes;
             List<TopologySpread.Constraint> hard = TopologySpread.constraints(pod, snapshot, profile.spreadDefaults(),
                     "DoNotSchedule");
             spread = hard.isEmpty() ? null : snapshot.spreadMemo.computeIfAbsent(TopologySpread.Filter.key(pod, hard),
@@ -201,6 +223,9 @@ public final class SchedulerDecider {
                 r = NodeFilters.ports(pod, node);
             }
             if (r == null && !NodeFilters.resources(pod, node, reasons)) {
+                return false;
+            }
+            if (r == null && volumes != null && !volumes.fits(node, reasons)) {
                 return false;
             }
             if (r == null && spread != null) {

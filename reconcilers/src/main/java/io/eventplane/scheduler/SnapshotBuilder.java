@@ -8,6 +8,7 @@ import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
+import io.eventplane.model.Service;
 import io.eventplane.model.StatefulSet;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -80,11 +81,22 @@ public final class SnapshotBuilder {
         offers.keySet().retainAll(names);
     }
 
-    /** Namespaces' labels (namespaceSelector) and the selectors of the workloads (default spread constraints). */
+    /**
+     * Namespaces' labels (namespaceSelector) and the selectors of what a pod belongs to for the default spread
+     * constraints (POD-16.14): its Services, ReplicationControllers, ReplicaSets and StatefulSets.
+     */
     public static void readMetadata(ClusterSnapshot snapshot, Function<String, Collection<ObjectChanged>> list) {
         for (ObjectChanged c : list.apply(Kinds.NAMESPACE.kind())) {
             Namespace ns = (Namespace) c.getObject();
             snapshot.namespace(c.getName(), ns.getMetadata() == null ? null : ns.getMetadata().getLabels());
+        }
+        for (ObjectChanged c : list.apply(Kinds.SERVICE.kind())) {
+            // a Service without selector selects no pod: it takes no part in spreading (as Kubernetes' selector helper)
+            Service svc = (Service) c.getObject();
+            if (svc.getSpec() != null && svc.getSpec().getSelector() != null && !svc.getSpec().getSelector().isEmpty()) {
+                snapshot.workload(c.getNamespace(), LabelSelector.newBuilder()
+                        .setMatchLabels(svc.getSpec().getSelector()).build());
+            }
         }
         for (ObjectChanged c : list.apply(Kinds.REPLICA_SET.kind())) {
             ReplicaSet rs = (ReplicaSet) c.getObject();

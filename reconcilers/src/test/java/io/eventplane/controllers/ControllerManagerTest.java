@@ -19,7 +19,9 @@ class ControllerManagerTest {
             "deployment                 | deployment",
             "deployment,replicaset      | replicaset,deployment",
             "' replicaset , podgc '     | replicaset,podgc",
-            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,disruption,job,ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle",
+            "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,statefulset,disruption,endpoint,endpointslice,job,"
+                    + "ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle,persistentvolume-binder,"
+                    + "pvc-protection,pv-protection,sim-provisioner",
     })
     @DisplayName("controllers are selected as kube-controller-manager's --controllers selects them, in start order")
     void selects(String selection, String expected) {

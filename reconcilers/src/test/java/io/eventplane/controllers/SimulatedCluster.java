@@ -6,8 +6,17 @@ import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
+import io.eventplane.controllers.endpoint.EndpointsReconciler;
+import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
+import io.eventplane.controllers.statefulset.StatefulSetReconciler;
+import io.eventplane.controllers.volume.persistentvolume.PersistentVolumeBinder;
+import io.eventplane.controllers.volume.protection.ClaimProtection;
+import io.eventplane.controllers.volume.protection.VolumeProtection;
+import io.eventplane.controllers.volume.provisioner.SimulatedProvisioner;
+import io.eventplane.core.meta.PersistentVolumes;
+import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.core.meta.PodStates;
@@ -35,6 +44,8 @@ import io.eventplane.model.Deployment;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
+import io.eventplane.model.PodDisruptionBudget;
+import io.eventplane.model.PriorityClass;
 import io.eventplane.model.PodStatus;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ReplicationController;
@@ -42,6 +53,11 @@ import io.eventplane.testkit.VirtualClock;
 import io.eventplane.scheduler.ClusterSnapshot;
 import io.eventplane.scheduler.PodInfo;
 import io.eventplane.scheduler.Placement;
+import io.eventplane.scheduler.PodPriorities;
+import io.eventplane.scheduler.Preemption;
+import io.eventplane.scheduler.PreemptionEffects;
+import io.eventplane.scheduler.SchedulingAttempt;
+import io.eventplane.scheduler.SchedulingStatus;
 import io.eventplane.scheduler.SchedulerDecider;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +68,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -60,7 +75,7 @@ import org.apache.avro.specific.SpecificRecord;
  * A cluster in memory for decision tests: the real writer decision ({@link ObjectDecider}) over an {@link ObjectStore},
  * the controllers as the runtime runs them ({@link Reconciler}s: every owned key reconciled on the store, the actions
  * applied through the writer, failures fed back), and a scripted kubelet (bind, run, Ready; images in
- * {@link #badImages} never pull). Each {@link #step()} lets every controller and the kubelet take one step;
+ * {@link #badImages} never pull; a running pod gets an IP). Each {@link #step()} lets every controller and the kubelet take one step;
  * {@link #settle()} steps until nothing changes. No Kafka, no threads, a virtual clock. A new controller joins with
  * one line in {@link #controllers}.
  */
@@ -74,13 +89,17 @@ public final class SimulatedCluster {
     private final SchedulerDecider scheduler = new SchedulerDecider();
     /** The controllers, in the order each round runs them. */
     private final List<Reconciler> controllers = List.of(new DeploymentReconciler(), ReplicaReconciler.replicaSets(),
-            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new JobReconciler(),
-            new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC));
+            ReplicaReconciler.replicationControllers(), new DaemonSetReconciler(), new StatefulSetReconciler(),
+            new JobReconciler(),
+            new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
+            new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(),
+            new EndpointsReconciler(), new EndpointSliceReconciler());
 
     {
         controllers.forEach(c -> c.index(store));
     }
     private final Map<String, String> failures = new HashMap<>();
+    private final Map<String, String> podIps = new HashMap<>();
     /** When each key asked to be looked at again (its last requeueAfter), and times tests asked for. */
     private final Map<String, Instant> wakeups = new HashMap<>();
     private final List<Consumer<SimulatedCluster>> eachRound = new ArrayList<>();
@@ -97,6 +116,10 @@ public final class SimulatedCluster {
     public final List<String> rejections = new ArrayList<>();
     /** When positive, creates of pods beyond this count in the namespace are rejected (a quota). */
     public int podQuota = -1;
+    /** The kubelet's scheduling of pods with claims. */
+    private final SimulatedVolumeBinding volumes = new SimulatedVolumeBinding(system);
+    /** Pods with claims the kubelet's scheduling could not place, by name: the scheduler's reason. */
+    public final Map<String, String> unschedulable = volumes.unschedulable;
     /**
      * How the containers of a run-to-completion pod (restartPolicy Never or OnFailure) end: after how long, with which
      * exit code; null (the default): they run until the pod is deleted.
@@ -152,6 +175,11 @@ public final class SimulatedCluster {
         return submit(user.delete(kind, "default", name, null, null));
     }
 
+    /** The object of {@code kind} named {@code name} in the default namespace, or null. */
+    public SpecificRecord object(KindInfo kind, String name) {
+        return store.get(kind.kind(), "default", name).map(c -> (SpecificRecord) c.getObject()).orElse(null);
+    }
+
     /** A delete with an explicit propagation policy (Background, Foreground, Orphan), as kubectl's --cascade sends. */
     public CommandOutcome delete(KindInfo kind, String name, String propagationPolicy) {
         return submit(user.deleteWith(kind, "default", name, new io.eventplane.log.Preconditions(),
@@ -166,7 +194,23 @@ public final class SimulatedCluster {
 
     public <T> T get(Class<T> type, String name) {
         KindInfo kind = Kinds.byKind(type.getSimpleName()).orElseThrow();
-        return store.get(kind.kind(), "default", name).map(c -> type.cast(c.getObject())).orElse(null);
+        return store.get(kind.kind(), kind.namespaced() ? "default" : "", name).map(c -> type.cast(c.getObject()))
+                .orElse(null);
+    }
+
+    /** Adds Ready nodes node-0 .. node-(n-1), labelled with their hostname (the kubelet binds pods to them). */
+    public SimulatedCluster nodes(int n) {
+        for (int i = 0; i < n; i++) {
+            String name = "node-" + i;
+            create(io.eventplane.testkit.objects.KubeObjects.node(name).labels(PersistentVolumes.HOSTNAME_LABEL, name)
+                    .capacity("4", "8Gi", "110").ready().build());
+        }
+        return this;
+    }
+
+    /** Deletes a cluster-scoped object (a PersistentVolume, a StorageClass). */
+    public CommandOutcome deleteClusterScoped(KindInfo kind, String name) {
+        return submit(user.delete(kind, "", name, null, null));
     }
 
     public <T> T get(Class<T> type, String namespace, String name) {
@@ -260,18 +304,19 @@ public final class SimulatedCluster {
         controllers.stream().filter(type::isInstance).forEach(this::step);
     }
 
-    /** One step of {@code controller} for every key it owns, as the runtime would take it. */
+    /**
+     * One step of {@code controller} for every key it looks at on start, as the runtime would take it (a key whose
+     * object is gone is decided too: the endpoints controller deletes a deleted Service's Endpoints).
+     */
     private void step(Reconciler controller) {
         for (String key : List.copyOf(controller.initialKeys(store))) {
-            if (store.get(key).isPresent()) {
-                Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
-                if (r.requeueAfter() == null) {
-                    wakeups.remove(key);
-                } else {
-                    wakeups.put(key, clock.instant().plus(r.requeueAfter()));
-                }
-                apply(r, key);
+            Reconciliation r = controller.reconcile(key, store, clock.instant(), failures.get(key));
+            if (r.requeueAfter() == null) {
+                wakeups.remove(key);
+            } else {
+                wakeups.put(key, clock.instant().plus(r.requeueAfter()));
             }
+            apply(r, key);
         }
     }
 
@@ -305,6 +350,12 @@ public final class SimulatedCluster {
         return this;
     }
 
+    /** The endpoints and EndpointSlice controllers alone (a pod seen between deletion and removal). */
+    public void stepEndpoints() {
+        step(EndpointsReconciler.class);
+        step(EndpointSliceReconciler.class);
+    }
+
     // ------------------------------------------------------------------ the kubelet
     /**
      * Binds unbound pods, starts them (Ready unless the image is bad or autoReady is off), ends the programs of
@@ -317,6 +368,7 @@ public final class SimulatedCluster {
         int n = 0;
         List<Node> nodes = list(Node.class);
         ClusterSnapshot cluster = nodes.isEmpty() ? null : withBoundPods(ClusterSnapshot.of(nodes));
+        Preemption.Inputs preemption = cluster == null ? null : preemptionInputs();
         for (Pod p : list(Pod.class)) {
             String name = p.getMetadata().getName();
             String ns = p.getMetadata().getNamespace();
@@ -329,11 +381,13 @@ public final class SimulatedCluster {
                 continue;
             }
             if (p.getSpec().getNodeName() == null) {
-                if (cluster == null) {
-                    submit(system.bind(ns, name, p.getMetadata().getUid(), "node-" + (n++ % 3)));
-                } else if (!PodStates.isTerminal(p) && scheduler.decide(p, cluster) instanceof Placement.Bind b) {
-                    submit(system.bind(ns, name, p.getMetadata().getUid(), b.node()));
-                    cluster.add(b.node(), PodInfo.of(p));
+                String preferred = "node-" + (n++ % 3);
+                if (!PersistentVolumes.claimNames(p.getSpec()).isEmpty()) {
+                    volumes.place(p, preferred, nodes, store, this::submit);
+                } else if (cluster == null) {
+                    submit(system.bind(ns, name, p.getMetadata().getUid(), preferred));
+                } else if (!PodStates.isTerminal(p)) {
+                    schedule(p, cluster, preemption);
                 }
                 continue;
             }
@@ -346,6 +400,9 @@ public final class SimulatedCluster {
             if (PodStates.isReady(p) || !"Pending".equals(PodStates.phase(p)) && !autoReady) {
                 continue;
             }
+            if (!claimsBound(p)) {
+                continue; // the kubelet mounts its volumes first
+            }
             boolean bad = p.getSpec().getContainers().stream().anyMatch(c -> badImages.contains(c.getImage()));
             if (bad) {
                 if (!"ImagePullBackOff".equals(waitingReason(p))) {
@@ -357,6 +414,49 @@ public final class SimulatedCluster {
                 submit(system.updateStatus(withStatus(p, "Running", false, null)));
             }
         }
+    }
+
+    /**
+     * The scheduler's attempt for one pod: a bind, or, when it fits nowhere and may preempt, the victims evicted
+     * (DisruptionTarget, graceful delete, Preempted events) and the pod nominated to their node.
+     */
+    private void schedule(Pod p, ClusterSnapshot cluster, Preemption.Inputs in) {
+        SchedulingAttempt attempt = SchedulingAttempt.of(scheduler, p, PodInfo.of(p), cluster, null, in, PodInfo::of);
+        if (attempt.placement() instanceof Placement.Bind b) {
+            submit(system.bind(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getMetadata().getUid(), b.node()));
+            cluster.add(b.node(), PodInfo.of(p));
+        } else if (attempt.preemption() instanceof Preemption.Nominated n
+                && attempt.placement() instanceof Placement.Unschedulable why) {
+            PreemptionEffects.commands(system, p, n, clock.instant()).forEach(this::submit);
+            PreemptionEffects.events(p, n).forEach(e -> events.add(e.reason() + ": " + e.message()));
+            SchedulingStatus.unschedulable(p, why, n.node(), clock.instant()).ifPresent(u -> submit(system.updateStatus(u)));
+        }
+    }
+
+    private Preemption.Inputs preemptionInputs() {
+        List<Pod> nominated = list(Pod.class).stream().filter(o -> o.getSpec().getNodeName() == null && o.getStatus() != null
+                && o.getStatus().getNominatedNodeName() != null).toList();
+        return new Preemption.Inputs(PodPriorities.of(list(PriorityClass.class)), list(PodDisruptionBudget.class),
+                info -> Optional.ofNullable(get(Pod.class, info.namespace(), info.name())), nominated, clock.instant());
+    }
+
+    /** The pod's IP, given once when it first runs (10.244.0.1, 10.244.0.2, ...). */
+    private String podIp(Pod p) {
+        return podIps.computeIfAbsent(p.getMetadata().getUid(), uid -> {
+            int n = podIps.size() + 1;
+            return "10.244." + (n / 250) + "." + (n % 250 + 1);
+        });
+    }
+
+    /** Every claim of the pod is Bound (the kubelet's volume manager would mount them). */
+    private boolean claimsBound(Pod p) {
+        for (String claim : PersistentVolumes.claimNames(p.getSpec())) {
+            PersistentVolumeClaim c = get(PersistentVolumeClaim.class, p.getMetadata().getNamespace(), claim);
+            if (c == null || !"Bound".equals(PersistentVolumes.phase(c))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A running pod whose program's end has come: finished or restarted. Answers whether it was handled. */
@@ -463,6 +563,12 @@ public final class SimulatedCluster {
                 "Running", true, null)));
     }
 
+    /** Makes one running pod not Ready (a failing readiness probe). */
+    public void makeUnready(Pod p) {
+        submit(system.updateStatus(withStatus(get(Pod.class, p.getMetadata().getNamespace(), p.getMetadata().getName()),
+                "Running", false, null)));
+    }
+
     private Pod withStatus(Pod p, String phase, boolean ready, String waiting) {
         Instant now = clock.instant();
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -473,7 +579,9 @@ public final class SimulatedCluster {
             statuses.add(ContainerStatus.newBuilder().setName(c.getName()).setImage(c.getImage()).setReady(ready)
                     .setRestartCount(0).setState(state).build());
         }
-        PodStatus status = PodStatus.newBuilder().setPhase(phase)
+        String ip = "Pending".equals(phase) ? null : podIp(p);
+        PodStatus status = PodStatus.newBuilder().setPhase(phase).setPodIP(ip)
+                .setPodIPs(ip == null ? null : List.of(io.eventplane.model.PodIP.newBuilder().setIp(ip).build()))
                 .setConditions(List.of(PodCondition.newBuilder().setType("Ready").setStatus(ready ? "True" : "False")
                         .setLastTransitionTime(now).build()))
                 .setContainerStatuses(statuses).build();
@@ -483,8 +591,8 @@ public final class SimulatedCluster {
     // ------------------------------------------------------------------ running
 
     /**
-     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs), then the kubelet and what tests
-     * run {@link #everyRound}; one second passes.
+     * One round: every controller (Deployments, ReplicaSets, ..., Jobs, TTL, CronJobs, endpoints and EndpointSlices),
+     * then the kubelet and what tests run {@link #everyRound}; one second passes.
      */
     public int step() {
         int before = changes;

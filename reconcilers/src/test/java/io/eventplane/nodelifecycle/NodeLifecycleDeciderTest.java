@@ -128,7 +128,7 @@ class NodeLifecycleDeciderTest {
     }
 
     @Test
-    @DisplayName("POD-13.5 pods with the default 300 s tolerations are evicted 300 s after the NoExecute taint, with DisruptionTarget; intolerant pods at once")
+    @DisplayName("POD-13.5 POD-17.14 pods with the default 300 s tolerations are evicted 300 s after the NoExecute taint, with DisruptionTarget (DeletionByTaintManager); intolerant pods at once")
     void evictions() {
         Node tainted = node("n1", "Unknown", noExecute(Taints.UNREACHABLE, T0),
                 Taint.newBuilder().setKey(Taints.UNREACHABLE).setEffect("NoSchedule").build());

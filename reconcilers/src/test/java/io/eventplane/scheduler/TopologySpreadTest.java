@@ -277,6 +277,45 @@ class TopologySpreadTest {
     }
 
     @Test
+    @DisplayName("POD-16.14 POD-16.16 a bare pod a Service selects gets the system defaults with the Service's selector "
+            + "(read from the cluster's Services); a Service without selector, or another namespace's, adds nothing")
+    void serviceSelectsPod() {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            nodes.add(node("n" + i, labels("kubernetes.io/hostname", "n" + i, "topology.kubernetes.io/zone",
+                    i <= 2 ? "a" : "b")));
+        }
+        Map<String, List<io.eventplane.log.ObjectChanged>> state = Map.of(
+                "Service", List.of(service("default", "web", Map.of("app", "web")), service("default", "bare", null),
+                        service("other", "web", Map.of("app", "web", "tier", "x"))));
+        ClusterSnapshot s = ClusterSnapshot.of(nodes);
+        SnapshotBuilder.readMetadata(s, kind -> state.getOrDefault(kind, List.of()));
+        for (int i = 0; i < 3; i++) {
+            s.add("n1", PodInfo.of(ownedByReplicaSet(TestObjects.pod("w" + i, "100m"))));
+            s.add("n2", PodInfo.of(ownedByReplicaSet(TestObjects.pod("x" + i, "100m"))));
+        }
+        PodInfo bare = PodInfo.of(ownedByReplicaSet(TestObjects.pod("web-new", "100m")));
+        assertEquals(Map.of("app", "web"), TopologySpread.workloadSelector(bare, s).getMatchLabels());
+        assertEquals(2, TopologySpread.constraints(bare, s, TopologySpread.SYSTEM_DEFAULTS, "ScheduleAnyway").size());
+        String node = assertInstanceOf(Placement.Bind.class, decider.decide(bare, s)).node();
+        assertTrue(List.of("n3", "n4").contains(node), node);
+        PodInfo unselected = PodInfo.of(labelled("loner", Map.of("app", "db")));
+        assertEquals(List.of(), TopologySpread.constraints(unselected, s, TopologySpread.SYSTEM_DEFAULTS,
+                "ScheduleAnyway"));
+    }
+
+    private static io.eventplane.log.ObjectChanged service(String namespace, String name, Map<String, String> selector) {
+        io.eventplane.model.Service svc = io.eventplane.model.Service.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName(name).setNamespace(namespace).build())
+                .setSpec(io.eventplane.model.ServiceSpec.newBuilder().setSelector(selector).build()).build();
+        return io.eventplane.log.ObjectChanged.newBuilder()
+                .setEnvelope(io.eventplane.log.Envelope.newBuilder().setActor("t").setRequestId(name)
+                        .setTime(java.time.Instant.EPOCH).build())
+                .setType(io.eventplane.log.ChangeType.CREATED).setKind("Service").setNamespace(namespace).setName(name)
+                .setUid(namespace + "-" + name).setResourceVersion(1).setObject(svc).build();
+    }
+
+    @Test
     @DisplayName("W-T13 POD-16.14 a pod with its own constraints does not get the cluster defaults")
     void wt13() {
         Pod pod = withConstraints(ownedByReplicaSet(TestObjects.pod("web-new", "100m")), constraint("node", 1, "DoNotSchedule"));

@@ -12,7 +12,12 @@ import io.eventplane.log.DeleteOptions;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.Preconditions;
 import io.eventplane.log.Verb;
+import io.eventplane.client.Requests;
+import io.eventplane.core.meta.Conditions;
+import io.eventplane.core.meta.PodStates;
 import io.eventplane.model.Pod;
+import io.eventplane.model.PodCondition;
+import io.eventplane.model.PodStatus;
 import io.eventplane.model.PodDisruptionBudget;
 import io.eventplane.model.PodDisruptionBudgetStatus;
 import java.time.Instant;
@@ -26,7 +31,10 @@ import java.util.Map;
  * {@code kubectl drain} and the node lifecycle use it. A terminal or already terminating pod, or one no budget covers,
  * is deleted at once. Otherwise its one budget must allow a disruption: then the eviction is recorded in the budget's
  * status ({@code disruptionsAllowed} one less, the pod in {@code disruptedPods}, written with the budget's
- * resourceVersion as precondition) and the pod deleted; if not, 429 TooManyRequests with Kubernetes' message.
+ * resourceVersion as precondition) and the pod deleted; if not, 429 TooManyRequests with Kubernetes' message. A pod
+ * that is not Ready takes no disruption when the budget's {@code unhealthyPodEvictionPolicy} is AlwaysAllow, or under
+ * IfHealthyBudget (the default) when the application has its desired healthy pods; it is then deleted only if still
+ * at the version judged. Every pod deleted gets the DisruptionTarget condition first (EvictionByEvictionAPI).
  */
 final class EvictionHandler {
     private static final int ATTEMPTS = 3;
@@ -78,10 +86,14 @@ final class EvictionHandler {
                 throw new ApiException(new KubeStatus(500, "InternalError", "This pod has more than one "
                         + "PodDisruptionBudget, which the eviction subresource does not support.", null));
             }
+            boolean unhealthyPath = false;
             if (!budgets.isEmpty()) {
                 PodDisruptionBudget pdb = budgets.get(0);
-                refuseUnlessAllowed(pdb);
-                if (!dryRun) {
+                unhealthyPath = !PodStates.isReady(pod) && unhealthyMayGo(pdb);
+                if (!unhealthyPath) {
+                    refuseUnlessAllowed(pdb);
+                }
+                if (!dryRun && !unhealthyPath) {
                     try {
                         submitter.forRequest(request).put(Verb.UPDATE_STATUS, Kinds.POD_DISRUPTION_BUDGET,
                                 path.namespace(), pdb.getMetadata().getName(), withEviction(pdb, pod, now()));
@@ -96,6 +108,11 @@ final class EvictionHandler {
                 }
             }
             if (!dryRun) {
+                String marked = markDisruptionTarget(request, path, pod);
+                if (unhealthyPath && preconditions.getResourceVersion() == null && marked != null) {
+                    // Not counted against the budget because it is not Ready: only if it is still this version.
+                    preconditions.setResourceVersion(marked);
+                }
                 submitter.forRequest(request).delete(Kinds.POD, path.namespace(), path.name(), preconditions, delete);
             }
             return ApiResponse.status(Statuses.success(201));
@@ -117,11 +134,67 @@ final class EvictionHandler {
         return out;
     }
 
+    /**
+     * Whether a pod that is not Ready may go without taking a disruption from its budget (POD-17.11): always under
+     * {@code unhealthyPodEvictionPolicy: AlwaysAllow}; under IfHealthyBudget (the default) once the budget has
+     * processed its spec and the application has the healthy pods it needs.
+     */
+    static boolean unhealthyMayGo(PodDisruptionBudget pdb) {
+        if (pdb.getSpec() != null && "AlwaysAllow".equals(pdb.getSpec().getUnhealthyPodEvictionPolicy())) {
+            return true;
+        }
+        PodDisruptionBudgetStatus status = pdb.getStatus();
+        if (!processed(pdb)) {
+            return false;
+        }
+        int desired = nz(status.getDesiredHealthy());
+        return nz(status.getCurrentHealthy()) >= desired && desired > 0;
+    }
+
+    private static boolean processed(PodDisruptionBudget pdb) {
+        PodDisruptionBudgetStatus status = pdb.getStatus();
+        long generation = pdb.getMetadata().getGeneration() == null ? 0 : pdb.getMetadata().getGeneration();
+        return status != null && status.getObservedGeneration() != null && status.getObservedGeneration() >= generation;
+    }
+
+    /**
+     * The DisruptionTarget condition (reason EvictionByEvictionAPI) on the pod about to be deleted (POD-17.14), retried
+     * on a conflicting write as the API server's update does; answers the pod's new resourceVersion, or null when the
+     * pod went or changed identity meanwhile.
+     */
+    private String markDisruptionTarget(ApiRequest request, ResourcePath path, Pod pod) {
+        Pod current = pod;
+        for (int attempt = 1; ; attempt++) {
+            PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
+            PodCondition condition = PodCondition.newBuilder().setType("DisruptionTarget").setStatus("True")
+                    .setReason("EvictionByEvictionAPI").setMessage("Eviction API: evicting")
+                    .setLastTransitionTime(now()).build();
+            Pod marked = Pod.newBuilder(current).setStatus(PodStatus.newBuilder(status)
+                    .setConditions(Conditions.set(status.getConditions(), condition)).build()).build();
+            try {
+                Requests.Result r = submitter.forRequest(request).put(Verb.UPDATE_STATUS, Kinds.POD, path.namespace(),
+                        path.name(), marked);
+                return r.object() == null ? null : Long.toString(r.object().getResourceVersion());
+            } catch (ApiException e) {
+                if (e.status().code() == 404) {
+                    return null;
+                }
+                if (e.status().code() != 409 || attempt >= ATTEMPTS) {
+                    throw e;
+                }
+            }
+            Pod again = (Pod) ReadHandler.current(backend.view(), path);
+            if (!again.getMetadata().getUid().equals(pod.getMetadata().getUid())) {
+                return null;
+            }
+            current = again;
+        }
+    }
+
     private static void refuseUnlessAllowed(PodDisruptionBudget pdb) {
         PodDisruptionBudgetStatus status = pdb.getStatus();
         String name = pdb.getMetadata().getName();
-        long generation = pdb.getMetadata().getGeneration() == null ? 0 : pdb.getMetadata().getGeneration();
-        if (status == null || status.getObservedGeneration() == null || status.getObservedGeneration() < generation) {
+        if (!processed(pdb)) {
             throw new ApiException(tooMany("Cannot evict pod as it would violate the pod's disruption budget.",
                     List.of(new Cause("DisruptionBudget", "The disruption budget " + name
                             + " is still being processed by the server.", null))));

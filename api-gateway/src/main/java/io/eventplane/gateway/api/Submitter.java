@@ -7,6 +7,10 @@ import io.eventplane.core.decide.Decision;
 import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.Kinds;
+import io.eventplane.gateway.alloc.ServiceAllocator;
+import io.eventplane.log.ChangeType;
+import io.eventplane.model.Service;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Statuses;
@@ -50,13 +54,62 @@ final class Submitter {
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
-            return submit(base(verb, kind, namespace, name).setObject(object).build(), kind);
+            SpecificRecord admitted = verb == Verb.CREATE ? Admission.onCreate(kind, object, backend.view()) : object;
+            Command command = base(verb, kind, namespace, name).setObject(admitted).build();
+            if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
+                return withAllocations(command);
+            }
+            return submit(command, kind);
         }
 
         Requests.Result delete(KindInfo kind, String namespace, String name, Preconditions preconditions,
                                DeleteOptions options) {
-            return submit(base(Verb.DELETE, kind, namespace, name).setPreconditions(preconditions)
+            Requests.Result r = submit(base(Verb.DELETE, kind, namespace, name).setPreconditions(preconditions)
                     .setDeleteOptions(options).build(), kind);
+            releaseIfDeleted(kind, r);
+            return r;
+        }
+
+        /**
+         * A Service create or update, as kube-apiserver's Service REST does it: decided first (nothing is allocated
+         * for a Service the writer would refuse), then its cluster IP and node ports taken, then written with them.
+         * What it took is given back if the writer refuses it; what it stopped using once the writer accepted it.
+         */
+        private Requests.Result withAllocations(Command command) {
+            ObjectChanged current = backend.view().get(Keys.of(command.getKind(), command.getNamespace(),
+                    command.getName())).orElse(null);
+            Decision d = DECIDER.decide(command, current, current == null ? 1 : current.getResourceVersion() + 1);
+            if (!d.outcome().getAccepted()) {
+                throw new ApiException(Statuses.fromOutcome(d.outcome(), Kinds.SERVICE));
+            }
+            if (d.change().isEmpty() || d.change().get().getType() == ChangeType.DELETED) {
+                Requests.Result r = submit(command, Kinds.SERVICE);
+                releaseIfDeleted(Kinds.SERVICE, r);
+                return r;
+            }
+            Service old = current == null || command.getVerb() == Verb.CREATE ? null : (Service) current.getObject();
+            ServiceAllocator.Allocation allocation = backend.services().allocate(old,
+                    (Service) d.change().get().getObject(), (Service) command.getObject(), dryRun);
+            Requests.Result r;
+            try {
+                r = submit(Command.newBuilder(command).setObject(allocation.service()).build(), Kinds.SERVICE);
+            } catch (ApiException e) {
+                if (!dryRun && e.status().code() != 504) {
+                    allocation.revert(); // refused; after a timeout the write may still apply (the repair loop settles it)
+                }
+                throw e;
+            }
+            if (!dryRun) {
+                allocation.commit();
+            }
+            return r;
+        }
+
+        /** A Service that is gone gives back what it held. */
+        private void releaseIfDeleted(KindInfo kind, Requests.Result r) {
+            if (kind == Kinds.SERVICE && !dryRun && r.object() != null && r.object().getType() == ChangeType.DELETED) {
+                backend.services().releaseAll((Service) r.object().getObject());
+            }
         }
 
         Requests.Result bind(KindInfo kind, String namespace, String name, String uid, String node) {

@@ -17,11 +17,14 @@ import io.eventplane.model.ServicePort;
 import io.eventplane.model.ServiceSpec;
 import io.eventplane.model.discovery.Endpoint;
 import io.eventplane.model.discovery.EndpointSlice;
+import io.eventplane.model.networking.IPAddress;
+import io.eventplane.model.networking.ParentReference;
+import io.eventplane.model.networking.ServiceCIDR;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
-/** kubectl's printers for Service, Endpoints and EndpointSlice (pkg/printers/internalversion). */
+/** kubectl's printers for Service, Endpoints, EndpointSlice, IPAddress and ServiceCIDR (pkg/printers/internalversion). */
 final class NetworkColumns {
     private static final int MAX_LISTED = 3;
 
@@ -78,6 +81,33 @@ final class NetworkColumns {
                 }
                 return row(name(slice), nz(slice.getAddressType()), listWithMore(ports), listWithMore(addresses),
                         age(slice, now));
+            });
+
+    /** NAME CIDRS AGE. */
+    static final Columns SERVICE_CIDR = new KindColumns(List.of(Column.nameColumn(),
+            Column.of("CIDRs", "CIDRs defines the IP blocks in CIDR notation (e.g. \"192.168.0.0/24\" or \"2001:db8::/64\") "
+                    + "from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. "
+                    + "Conversion of a single stack ServiceCIDR to a dual stack ServiceCIDR is allowed."),
+            Column.ageColumn()), (o, now) -> {
+                ServiceCIDR cidr = (ServiceCIDR) o;
+                List<String> cidrs = cidr.getSpec() == null || cidr.getSpec().getCidrs() == null ? List.of()
+                        : cidr.getSpec().getCidrs();
+                return row(name(cidr), String.join(",", cidrs), age(cidr, now));
+            });
+
+    /** NAME PARENTREF, the parent as {@code services/default/web}; the row also carries the age, as Kubernetes'. */
+    static final Columns IP_ADDRESS = new KindColumns(List.of(Column.nameColumn(),
+            Column.of("ParentRef", "ParentRef references the resource that an IPAddress is attached to. An IPAddress "
+                    + "must reference a parent object.")), (o, now) -> {
+                IPAddress ip = (IPAddress) o;
+                ParentReference ref = ip.getSpec() == null ? null : ip.getSpec().getParentRef();
+                String parent = "<none>";
+                if (ref != null) {
+                    parent = (nz(ref.getResource()) + (nz(ref.getGroup()).isEmpty() ? "" : "." + ref.getGroup()))
+                            .toLowerCase(java.util.Locale.ROOT);
+                    parent += (nz(ref.getNamespace()).isEmpty() ? "" : "/" + ref.getNamespace()) + "/" + nz(ref.getName());
+                }
+                return row(name(ip), parent, age(ip, now));
             });
 
     /** makePortString: {@code 80/TCP}, or {@code 80:30080/TCP} with a node port. */

@@ -53,6 +53,8 @@ public final class TableRenderer {
             Map.entry("Service", NetworkColumns.SERVICE),
             Map.entry("Endpoints", NetworkColumns.ENDPOINTS),
             Map.entry("EndpointSlice", NetworkColumns.ENDPOINT_SLICE),
+            Map.entry("IPAddress", NetworkColumns.IP_ADDRESS),
+            Map.entry("ServiceCIDR", NetworkColumns.SERVICE_CIDR),
             Map.entry("PersistentVolumeClaim", StorageColumns.PERSISTENT_VOLUME_CLAIM),
             Map.entry("PersistentVolume", StorageColumns.PERSISTENT_VOLUME),
             Map.entry("StorageClass", StorageColumns.STORAGE_CLASS),

@@ -86,13 +86,6 @@ public final class LogCodec {
         return deserializer.deserialize(topic, wire);
     }
 
-    /** Start and length of the object's own encoding in a record: after the object union's branch index. */
-    static int[] objectBytes(RawChange change) {
-        Cursor c = new Cursor(change.wire, change.objectStart);
-        c.readLong();
-        return new int[] {c.pos, change.wire.length - c.pos};
-    }
-
     /** Avro binary primitives over a byte array: zig-zag varints and length-prefixed strings. */
     static final class Cursor {
         private final byte[] b;

@@ -71,6 +71,11 @@ public final class RawChange {
         return decoded;
     }
 
+    /** The whole change decoded, without keeping it (a digest reads every object once). */
+    synchronized ObjectChanged decodeOnce() {
+        return decoded != null ? decoded : codec.decode(wire);
+    }
+
     /** The record as it is in the log (Confluent wire format, current schema). */
     public byte[] wire() {
         return wire;

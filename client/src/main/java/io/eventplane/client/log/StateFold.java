@@ -104,7 +104,7 @@ public final class StateFold {
         return applied;
     }
 
-    /** The digest of the state, taken over the objects' bytes (no decoding). */
+    /** The digest of the state (each object decoded for it, not kept). */
     public String digest() {
         StateDigest d = new StateDigest();
         for (Map.Entry<String, RawChange> e : objects.entrySet()) {

@@ -10,6 +10,7 @@ import io.eventplane.model.Namespace;
 import io.eventplane.model.ObjectMeta;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -73,13 +74,37 @@ class StateFoldTest {
     }
 
     @Test
-    @DisplayName("a digest over the records' bytes equals a digest over the decoded objects (the live view's)")
+    @DisplayName("a fold's digest equals a digest over the decoded objects (the live view's)")
     void rawDigestEqualsDecodedDigest() {
         StateFold fold = fold(history(), 0, 6, new StateFold(1));
         List<ObjectChanged> decoded = new ArrayList<>();
         fold.raw().forEach(r -> decoded.add(r.decode()));
         assertEquals(StateDigest.of(decoded), fold.digest());
         assertEquals(0, CODEC.reencoded());
+    }
+
+    @Test
+    @DisplayName("the digest does not depend on the order a map was written in (a decoded map iterates in hash order)")
+    void digestIgnoresMapOrder() {
+        List<String> keys = List.of("provider", "component", "zz", "a", "tier", "app");
+        Map<String, String> forward = new LinkedHashMap<>();
+        Map<String, String> backward = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            forward.put(keys.get(i), "v");
+            backward.put(keys.get(keys.size() - 1 - i), "v");
+        }
+        ObjectChanged one = withLabels(change("a", 1, ChangeType.CREATED, "1"), forward);
+        ObjectChanged two = withLabels(change("a", 1, ChangeType.CREATED, "1"), backward);
+        String digest = fold(List.of(one), 0, 1, new StateFold(1)).digest();
+        assertEquals(digest, fold(List.of(two), 0, 1, new StateFold(1)).digest());
+        assertEquals(digest, StateDigest.of(List.of(one)));
+        assertEquals(digest, StateDigest.of(List.of(two)));
+    }
+
+    private static ObjectChanged withLabels(ObjectChanged change, Map<String, String> labels) {
+        Namespace ns = (Namespace) change.getObject();
+        ns.getMetadata().setLabels(labels);
+        return change;
     }
 
     @Test

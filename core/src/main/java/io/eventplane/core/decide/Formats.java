@@ -1,9 +1,10 @@
 package io.eventplane.core.decide;
 
+import io.eventplane.core.meta.IpAddresses;
+
 import io.eventplane.log.StatusCause;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,6 @@ final class Formats {
     private static final Pattern QUALIFIED_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Pattern CONFIG_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
-    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
-    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
     private static final String QUALIFIED_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', "
             + "and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
             + "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -140,37 +139,7 @@ final class Formats {
 
     /** The address of an IPv4 or IPv6 literal (leading zeros allowed, as Go's ParseIPSloppy), never a name lookup. */
     static Optional<InetAddress> parseIp(String value) {
-        if (value == null || value.isEmpty()) {
-            return Optional.empty();
-        }
-        var m = IPV4.matcher(value);
-        if (m.matches()) {
-            byte[] b = new byte[4];
-            for (int i = 0; i < 4; i++) {
-                int octet = Integer.parseInt(m.group(i + 1));
-                if (octet > 255) {
-                    return Optional.empty();
-                }
-                b[i] = (byte) octet;
-            }
-            return address(b);
-        }
-        if (!value.contains(":") || !IPV6_CHARS.matcher(value).matches()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(InetAddress.getByName(value)); // a literal with ':' is parsed, never looked up
-        } catch (UnknownHostException | IllegalArgumentException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<InetAddress> address(byte[] b) {
-        try {
-            return Optional.of(InetAddress.getByAddress(b));
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
+        return IpAddresses.parse(value);
     }
 
     static boolean isIPv6(String value) {

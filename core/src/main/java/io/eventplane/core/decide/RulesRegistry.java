@@ -36,6 +36,9 @@ public final class RulesRegistry {
         r.register(Kinds.RESOURCE_QUOTA, new ResourceQuotaRules());
         r.register(Kinds.LIMIT_RANGE, new LimitRangeRules());
         r.register(Kinds.HORIZONTAL_POD_AUTOSCALER, new HorizontalPodAutoscalerRules());
+        r.register(Kinds.IP_ADDRESS, new IPAddressRules());
+        r.register(Kinds.SERVICE_CIDR, new ServiceCIDRRules());
+        r.register(Kinds.NODE_PORT_ALLOCATION, new NodePortAllocationRules());
         return r;
     }
 

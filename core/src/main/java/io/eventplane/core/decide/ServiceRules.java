@@ -1,6 +1,7 @@
 package io.eventplane.core.decide;
 
 import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.core.meta.ServiceTypes;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.ClientIPConfig;
 import io.eventplane.model.LoadBalancerIngress;
@@ -24,19 +25,20 @@ import java.util.Set;
  * fields a new type does not use dropped, allocated values a client left out kept) and its update and status rules.
  * What one Service must satisfy is {@link ServiceValidation}.
  *
- * <p>Allocation is the next phase's: no cluster IP, node port or health-check node port is assigned yet. A Service
- * keeps what its manifest asks for (range-checked as the allocator checks it), and gets the IP family of a
- * single-stack IPv4 cluster. The allocator will slot in where {@link #prepareForCreate} and {@link #prepareForUpdate}
- * fill in families.
+ * <p>Allocation is not the writer's: the writer decides one object alone, and uniqueness across Services needs more
+ * than one. The API gateway takes a Service's cluster IP, node ports and health-check node port before it sends the
+ * Service (one IPAddress or NodePortAllocation object each, whose creation the writer decides) and fills them in; the
+ * writer keeps what a Service carries (range-checked as the allocator checks node ports) and, for a Service written
+ * without the gateway, the IP family of a single-stack IPv4 cluster.
  */
 final class ServiceRules implements KindRules<Service> {
-    static final String CLUSTER_IP = "ClusterIP";
-    static final String NODE_PORT = "NodePort";
-    static final String LOAD_BALANCER = "LoadBalancer";
-    static final String EXTERNAL_NAME = "ExternalName";
-    static final String NONE = "None";
+    static final String CLUSTER_IP = ServiceTypes.CLUSTER_IP;
+    static final String NODE_PORT = ServiceTypes.NODE_PORT;
+    static final String LOAD_BALANCER = ServiceTypes.LOAD_BALANCER;
+    static final String EXTERNAL_NAME = ServiceTypes.EXTERNAL_NAME;
+    static final String NONE = ServiceTypes.NONE;
     static final int DEFAULT_AFFINITY_SECONDS = 10800;
-    /** The family of this cluster's service network: single-stack IPv4 until allocation makes it configurable. */
+    /** The family a Service written without the gateway gets (the gateway sets its service network's). */
     static final String CLUSTER_FAMILY = "IPv4";
 
     @Override
@@ -77,7 +79,7 @@ final class ServiceRules implements KindRules<Service> {
             }
             spec.setPorts(ports);
         }
-        if (externallyAccessible(spec) && blank(spec.getExternalTrafficPolicy())) {
+        if (ServiceTypes.externallyAccessible(spec) && blank(spec.getExternalTrafficPolicy())) {
             spec.setExternalTrafficPolicy("Cluster");
         }
         if (spec.getInternalTrafficPolicy() == null && List.of(CLUSTER_IP, NODE_PORT, LOAD_BALANCER).contains(spec.getType())) {
@@ -136,11 +138,13 @@ final class ServiceRules implements KindRules<Service> {
 
     /** patchAllocatedValues: an update that leaves out an allocated value keeps it (a PUT without clusterIP). */
     private static void keepAllocated(ServiceSpec before, ServiceSpec spec) {
-        if (needsClusterIp(before) && needsClusterIp(spec) && blank(spec.getClusterIP()) && empty(spec.getClusterIPs())) {
+        if (ServiceTypes.needsClusterIp(before) && ServiceTypes.needsClusterIp(spec) && blank(spec.getClusterIP())
+                && empty(spec.getClusterIPs())) {
             spec.setClusterIP(before.getClusterIP());
             spec.setClusterIPs(before.getClusterIPs());
         }
-        if (needsNodePorts(before) && needsNodePorts(spec) && spec.getPorts() != null && before.getPorts() != null) {
+        if (ServiceTypes.needsNodePorts(before) && ServiceTypes.needsNodePorts(spec) && spec.getPorts() != null
+                && before.getPorts() != null) {
             Set<Integer> used = nodePorts(before);
             used.retainAll(nodePorts(spec));
             Map<String, Integer> byName = new HashMap<>();
@@ -153,7 +157,8 @@ final class ServiceRules implements KindRules<Service> {
             }
             spec.setPorts(ports);
         }
-        if (needsHealthCheck(before) && needsHealthCheck(spec) && zero(spec.getHealthCheckNodePort())) {
+        if (ServiceTypes.needsHealthCheck(before) && ServiceTypes.needsHealthCheck(spec)
+                && zero(spec.getHealthCheckNodePort())) {
             spec.setHealthCheckNodePort(before.getHealthCheckNodePort());
         }
     }
@@ -180,7 +185,7 @@ final class ServiceRules implements KindRules<Service> {
         if (Objects.equals(before.getType(), spec.getType())) {
             return;
         }
-        if (needsClusterIp(before) && !needsClusterIp(spec)) {
+        if (ServiceTypes.needsClusterIp(before) && !ServiceTypes.needsClusterIp(spec)) {
             if (Objects.equals(before.getClusterIP(), spec.getClusterIP())
                     && sameList(before.getClusterIPs(), spec.getClusterIPs())) {
                 spec.setClusterIP(null);
@@ -193,12 +198,13 @@ final class ServiceRules implements KindRules<Service> {
                 spec.setIpFamilyPolicy(null);
             }
         }
-        if (needsNodePorts(before) && !needsNodePorts(spec) && sameNodePorts(before, spec) && spec.getPorts() != null) {
+        if (ServiceTypes.needsNodePorts(before) && !ServiceTypes.needsNodePorts(spec) && sameNodePorts(before, spec)
+                && spec.getPorts() != null) {
             List<ServicePort> ports = new ArrayList<>();
             spec.getPorts().forEach(p -> ports.add(ServicePort.newBuilder(p).setNodePort(null).build()));
             spec.setPorts(ports);
         }
-        if (needsHealthCheck(before) && !needsHealthCheck(spec)
+        if (ServiceTypes.needsHealthCheck(before) && !ServiceTypes.needsHealthCheck(spec)
                 && Objects.equals(before.getHealthCheckNodePort(), spec.getHealthCheckNodePort())) {
             spec.setHealthCheckNodePort(null);
         }
@@ -210,7 +216,7 @@ final class ServiceRules implements KindRules<Service> {
                 spec.setLoadBalancerClass(null);
             }
         }
-        if (!externallyAccessible(spec)
+        if (!ServiceTypes.externallyAccessible(spec)
                 && Objects.equals(before.getExternalTrafficPolicy(), spec.getExternalTrafficPolicy())) {
             spec.setExternalTrafficPolicy(null);
         }
@@ -240,7 +246,7 @@ final class ServiceRules implements KindRules<Service> {
             causes.add(Causes.invalid("spec.loadBalancerClass", spec.getLoadBalancerClass() == null ? "null"
                     : spec.getLoadBalancerClass(), "may not change once set"));
         }
-        if (needsHealthCheck(before) && needsHealthCheck(spec)
+        if (ServiceTypes.needsHealthCheck(before) && ServiceTypes.needsHealthCheck(spec)
                 && !Objects.equals(before.getHealthCheckNodePort(), spec.getHealthCheckNodePort())) {
             causes.add(Causes.forbidden("spec.healthCheckNodePort", "field is immutable"));
         }
@@ -282,39 +288,8 @@ final class ServiceRules implements KindRules<Service> {
         return causes;
     }
 
-    // ------------------------------------------------------------------ what a type needs
-
-    static boolean needsClusterIp(ServiceSpec spec) {
-        return !EXTERNAL_NAME.equals(spec.getType());
-    }
-
-    static boolean needsNodePorts(ServiceSpec spec) {
-        return NODE_PORT.equals(spec.getType()) || LOAD_BALANCER.equals(spec.getType());
-    }
-
-    /** apiservice.ExternallyAccessible: NodePort, LoadBalancer, or ClusterIP with external IPs. */
-    static boolean externallyAccessible(ServiceSpec spec) {
-        return needsNodePorts(spec) || (CLUSTER_IP.equals(spec.getType()) && !empty(spec.getExternalIPs()));
-    }
-
-    static boolean needsHealthCheck(ServiceSpec spec) {
-        return LOAD_BALANCER.equals(spec.getType()) && "Local".equals(spec.getExternalTrafficPolicy());
-    }
-
-    static boolean headless(ServiceSpec spec) {
-        return spec.getClusterIPs() != null && spec.getClusterIPs().size() == 1 && NONE.equals(spec.getClusterIPs().get(0));
-    }
-
     private static Set<Integer> nodePorts(ServiceSpec spec) {
-        Set<Integer> out = new HashSet<>();
-        if (spec.getPorts() != null) {
-            spec.getPorts().forEach(p -> {
-                if (!zero(p.getNodePort())) {
-                    out.add(p.getNodePort());
-                }
-            });
-        }
-        return out;
+        return new HashSet<>(ServiceTypes.nodePorts(spec));
     }
 
     private static boolean sameNodePorts(ServiceSpec a, ServiceSpec b) {
@@ -338,7 +313,7 @@ final class ServiceRules implements KindRules<Service> {
     }
 
     static boolean zero(Integer i) {
-        return i == null || i == 0;
+        return ServiceTypes.zero(i);
     }
 
     private static String nz(String s) {

@@ -9,6 +9,7 @@ import static io.eventplane.core.decide.ServiceRules.blank;
 import static io.eventplane.core.decide.ServiceRules.empty;
 import static io.eventplane.core.decide.ServiceRules.zero;
 
+import io.eventplane.core.meta.ServiceTypes;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.ServicePort;
 import io.eventplane.model.ServiceSpec;
@@ -41,7 +42,7 @@ final class ServiceValidation {
     static List<StatusCause> validate(ServiceSpec spec) {
         List<StatusCause> causes = new ArrayList<>();
         List<ServicePort> ports = spec.getPorts() == null ? List.of() : spec.getPorts();
-        boolean headless = ServiceRules.headless(spec);
+        boolean headless = ServiceTypes.headless(spec);
         String type = spec.getType();
         if (ports.isEmpty() && !headless && !EXTERNAL_NAME.equals(type)) {
             causes.add(Causes.required("spec.ports"));
@@ -248,7 +249,7 @@ final class ServiceValidation {
             causes.add(Causes.invalidShown("spec.clusterIPs", goStrings("string", ips),
                     "may specify no more than one IP for each IP family"));
         }
-        if (!ServiceRules.headless(spec)) {
+        if (!ServiceTypes.headless(spec)) {
             for (int i = 0; i < ips.size() && i < families.size(); i++) {
                 boolean v6 = Formats.isIPv6(ips.get(i));
                 if (families.get(i).equals("IPv4") && v6 || families.get(i).equals("IPv6") && !v6) {
@@ -297,7 +298,7 @@ final class ServiceValidation {
 
     private static void trafficPolicies(ServiceSpec spec, List<StatusCause> causes) {
         String external = spec.getExternalTrafficPolicy();
-        if (!ServiceRules.externallyAccessible(spec)) {
+        if (!ServiceTypes.externallyAccessible(spec)) {
             if (!blank(external)) {
                 causes.add(Causes.invalid("spec.externalTrafficPolicy", external,
                         "may only be set for externally-accessible services"));
@@ -308,13 +309,13 @@ final class ServiceValidation {
             causes.add(Causes.notSupported("spec.externalTrafficPolicy", external, TRAFFIC_POLICIES));
         }
         Integer hc = spec.getHealthCheckNodePort();
-        if (!ServiceRules.needsHealthCheck(spec)) {
+        if (!ServiceTypes.needsHealthCheck(spec)) {
             if (!zero(hc)) {
                 causes.add(Causes.invalid("spec.healthCheckNodePort", hc,
                         "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
             }
         } else if (!zero(hc) && (hc < 1 || hc > 65535)) {
-            // An unset port is the allocator's to fill (next phase), so it is not required here.
+            // An unset port is the gateway allocator's to fill, so it is not required here.
             causes.add(Causes.invalid("spec.healthCheckNodePort", hc, PORT_RANGE));
         }
         String internal = spec.getInternalTrafficPolicy();
@@ -334,7 +335,7 @@ final class ServiceValidation {
      * as must a health-check node port.
      */
     static void nodePortRanges(ServiceSpec spec, ServiceSpec before, List<StatusCause> causes) {
-        if (spec == null || !ServiceRules.needsNodePorts(spec)) {
+        if (spec == null || !ServiceTypes.needsNodePorts(spec)) {
             return;
         }
         Set<Integer> had = new HashSet<>();
@@ -349,7 +350,7 @@ final class ServiceValidation {
             }
         }
         Integer hc = spec.getHealthCheckNodePort();
-        if (ServiceRules.needsHealthCheck(spec) && !zero(hc) && outOfRange(hc)
+        if (ServiceTypes.needsHealthCheck(spec) && !zero(hc) && outOfRange(hc)
                 && (before == null || !hc.equals(before.getHealthCheckNodePort()))) {
             causes.add(Causes.invalid("spec.healthCheckNodePort", hc, notInRange()));
         }
@@ -366,7 +367,7 @@ final class ServiceValidation {
     /** validateUpgradeDowngradeClusterIPs: a cluster IP, once set, never changes (dual-stack may add or drop one). */
     static void clusterIpUpdate(ServiceSpec before, ServiceSpec spec, List<StatusCause> causes) {
         if (EXTERNAL_NAME.equals(spec.getType()) || EXTERNAL_NAME.equals(before.getType())
-                || (ServiceRules.headless(before) && ServiceRules.headless(spec))) {
+                || (ServiceTypes.headless(before) && ServiceTypes.headless(spec))) {
             return;
         }
         List<String> old = before.getClusterIPs() == null ? List.of() : before.getClusterIPs();
@@ -392,7 +393,7 @@ final class ServiceValidation {
     /** validateUpgradeDowngradeIPFamilies: the primary family never changes (headless Services excepted). */
     static void familiesUpdate(ServiceSpec before, ServiceSpec spec, List<StatusCause> causes) {
         if (EXTERNAL_NAME.equals(spec.getType()) || EXTERNAL_NAME.equals(before.getType())
-                || ServiceRules.headless(before) || ServiceRules.headless(spec)) {
+                || ServiceTypes.headless(before) || ServiceTypes.headless(spec)) {
             return;
         }
         List<String> old = before.getIpFamilies() == null ? List.of() : before.getIpFamilies();

@@ -26,7 +26,10 @@ import io.eventplane.model.Service;
 import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StorageClass;
+import io.eventplane.model.allocation.NodePortAllocation;
 import io.eventplane.model.discovery.EndpointSlice;
+import io.eventplane.model.networking.IPAddress;
+import io.eventplane.model.networking.ServiceCIDR;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +66,13 @@ public final class Kinds {
     public static final KindInfo RESOURCE_QUOTA = new KindInfo("ResourceQuota", "", "v1", "resourcequotas", "resourcequota", List.of("quota"), true, true, ResourceQuota.class);
     public static final KindInfo LIMIT_RANGE = new KindInfo("LimitRange", "", "v1", "limitranges", "limitrange", List.of("limits"), true, false, LimitRange.class);
     public static final KindInfo HORIZONTAL_POD_AUTOSCALER = new KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", List.of("hpa"), true, true, HorizontalPodAutoscaler.class);
+    public static final KindInfo IP_ADDRESS = new KindInfo("IPAddress", "networking.k8s.io", "v1", "ipaddresses", "ipaddress", List.of("ip"), false, false, IPAddress.class);
+    public static final KindInfo SERVICE_CIDR = new KindInfo("ServiceCIDR", "networking.k8s.io", "v1", "servicecidrs", "servicecidr", List.of(), false, true, ServiceCIDR.class);
+    /**
+     * A node port held by a Service: stored, never served (kube-apiserver keeps its node port RangeAllocation the same
+     * way). It is in {@link #all()} only.
+     */
+    public static final KindInfo NODE_PORT_ALLOCATION = new KindInfo("NodePortAllocation", "internal.eventplane.io", "v1", "nodeportallocations", "nodeportallocation", List.of(), false, false, NodePortAllocation.class);
 
     /**
      * events.k8s.io/v1 Event: the same stored objects as core/v1 Event, served under a second group with the newer
@@ -87,11 +97,13 @@ public final class Kinds {
         for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE, DEPLOYMENT, REPLICA_SET, STATEFUL_SET, DAEMON_SET,
                 CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET, CONFIG_MAP, SECRET,
                 SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
-                STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER)) {
+                STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER, IP_ADDRESS,
+                SERVICE_CIDR, NODE_PORT_ALLOCATION)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }
         List<KindInfo> served = new java.util.ArrayList<>(BY_KIND.values());
+        served.remove(NODE_PORT_ALLOCATION);
         served.add(EVENTS_V1_EVENT);
         served.add(AUTOSCALING_V1_HPA);
         SERVED = List.copyOf(served);
@@ -106,8 +118,8 @@ public final class Kinds {
     }
 
     /**
-     * Every kind the API serves: the stored kinds, the aliases that serve a stored kind under another group, and the
-     * other versions of a stored kind (after it: a group's first version is its preferred one).
+     * Every kind the API serves: the stored kinds but the internal ones, the aliases that serve a stored kind under
+     * another group, and the other versions of a stored kind (after it: a group's first version is its preferred one).
      */
     public static List<KindInfo> served() {
         return SERVED;

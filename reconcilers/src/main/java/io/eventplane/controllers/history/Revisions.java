@@ -174,6 +174,16 @@ public final class Revisions {
         return out;
     }
 
+    /**
+     * The oldest of {@code history} beyond the newest {@code limit}: a StatefulSet's truncateHistory, whose history is
+     * already without the live revisions (the current, the update and those its pods carry).
+     */
+    public static List<ControllerRevision> beyondLimit(Collection<ControllerRevision> history, int limit) {
+        List<ControllerRevision> sorted = history.stream().sorted(BY_REVISION).toList();
+        int excess = sorted.size() - Math.max(0, limit);
+        return excess <= 0 ? List.of() : sorted.subList(0, excess);
+    }
+
     /** A delete of the revision with its uid (never of a namesake created since). */
     public static Action delete(ControllerRevision r) {
         ObjectMeta m = r.getMetadata();

@@ -77,6 +77,20 @@ public final class KubeObjects {
         return new PodDisruptionBudgetBuilder(name);
     }
 
+    /** A PersistentVolumeClaim asking for 1Gi ReadWriteOnce. */
+    public static PersistentVolumeClaimBuilder persistentVolumeClaim(String name) {
+        return new PersistentVolumeClaimBuilder(name);
+    }
+
+    /** A 1Gi ReadWriteOnce PersistentVolume with a hostPath source. */
+    public static PersistentVolumeBuilder persistentVolume(String name) {
+        return new PersistentVolumeBuilder(name);
+    }
+
+    public static StorageClassBuilder storageClass(String name, String provisioner) {
+        return new StorageClassBuilder(name, provisioner);
+    }
+
     /** A reference to an owner of this kind, name and uid; add {@code .controller()} for a controller reference. */
     public static OwnerRefBuilder ownerRef(String kind, String name, String uid) {
         return new OwnerRefBuilder(kind, name, uid);

@@ -3,8 +3,11 @@ package io.eventplane.testkit.objects;
 import io.eventplane.model.Affinity;
 import io.eventplane.model.Container;
 import io.eventplane.model.PodSpec;
+import io.eventplane.model.PersistentVolumeClaimVolumeSource;
 import io.eventplane.model.Toleration;
 import io.eventplane.model.TopologySpreadConstraint;
+import io.eventplane.model.Volume;
+import io.eventplane.model.VolumeMount;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,6 +24,7 @@ public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBu
     private final PodSpec.Builder spec = PodSpec.newBuilder();
     private Map<String, String> nodeSelector;
     private List<ContainerBuilder> containers = new ArrayList<>(List.of(new ContainerBuilder("c")));
+    private List<Volume> volumes;
     private final List<UnaryOperator<PodSpec.Builder>> specEdits = new ArrayList<>();
 
     PodSpecBuilder(String name, String namespace) {
@@ -139,6 +143,24 @@ public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBu
         return self();
     }
 
+    /**
+     * Adds a volume {@code volumeName} from the PersistentVolumeClaim {@code claimName}, mounted by the first container
+     * at /data/&lt;volumeName&gt; (set the containers before).
+     */
+    public B claimVolume(String volumeName, String claimName) {
+        volumes = volumes == null ? new ArrayList<>() : volumes;
+        volumes.add(Volume.newBuilder().setName(volumeName).setPersistentVolumeClaim(
+                PersistentVolumeClaimVolumeSource.newBuilder().setClaimName(claimName).build()).build());
+        first().edit(c -> {
+            List<VolumeMount> mounts = c.getVolumeMounts() == null ? new ArrayList<>() : new ArrayList<>(c.getVolumeMounts());
+            if (mounts.stream().noneMatch(m -> volumeName.equals(m.getName()))) { // builds may repeat
+                mounts.add(VolumeMount.newBuilder().setName(volumeName).setMountPath("/data/" + volumeName).build());
+            }
+            return c.setVolumeMounts(mounts);
+        });
+        return self();
+    }
+
     /** Any other spec field, applied last (after the containers are set). */
     public B spec(UnaryOperator<PodSpec.Builder> edit) {
         specEdits.add(edit);
@@ -153,7 +175,8 @@ public abstract class PodSpecBuilder<B extends PodSpecBuilder<B>> extends MetaBu
     final PodSpec buildSpec() {
         List<Container> built = new ArrayList<>();
         containers.forEach(c -> built.add(c.build()));
-        PodSpec.Builder b = spec.setContainers(built).setNodeSelector(copy(nodeSelector));
+        PodSpec.Builder b = spec.setContainers(built).setNodeSelector(copy(nodeSelector))
+                .setVolumes(volumes == null ? spec.getVolumes() : new ArrayList<>(volumes));
         for (UnaryOperator<PodSpec.Builder> edit : specEdits) {
             b = edit.apply(b);
         }
