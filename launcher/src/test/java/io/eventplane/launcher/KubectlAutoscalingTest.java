@@ -1,5 +1,6 @@
 package io.eventplane.launcher;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -79,6 +80,21 @@ class KubectlAutoscalingTest {
                   stabilizationWindowSeconds: 20
             """;
 
+    /** The seed's autoscaling/v1 example (shared/examples/horizontalpodautoscaler-frontend-scaler.yaml). */
+    private static final String SEED_SCALER = """
+            apiVersion: autoscaling/v1
+            kind: HorizontalPodAutoscaler
+            metadata:
+              name: frontend-scaler
+            spec:
+              scaleTargetRef:
+                kind: ReplicaSet
+                name: frontend
+              minReplicas: 3
+              maxReplicas: 10
+              targetCPUUtilizationPercentage: 50
+            """;
+
     private final ControlLoop loop = new ControlLoop().withUsageInterval(Duration.ofSeconds(1));
     private GatewayServer gateway;
     private Kubectl kubectl;
@@ -91,6 +107,7 @@ class KubectlAutoscalingTest {
         kubectl = Kubectl.against(Files.createDirectories(tmp.resolve("kubectl")), gateway.url());
         Files.writeString(kubectl.dir().resolve("frontend.yaml"), FRONTEND);
         Files.writeString(kubectl.dir().resolve("scaler.yaml"), SCALER);
+        Files.writeString(kubectl.dir().resolve("seed-scaler.yaml"), SEED_SCALER);
     }
 
     @AfterAll
@@ -128,5 +145,34 @@ class KubectlAutoscalingTest {
         kubectl.ok("annotate", "--overwrite", "rs", "frontend", "sim.eventplane.io/cpu-load=100m");
         kubectl.until(o -> o.equals("3"), 120, "get", "rs", "frontend", "-o", "jsonpath={.spec.replicas}");
         kubectl.until(o -> o.contains("All metrics below target"), 30, "describe", "hpa", "frontend-scaler");
+    }
+
+    @Test
+    @DisplayName("AC-RS-08 / RS-19: the seed's autoscaling/v1 HPA applies, kubectl get hpa shows it, it reads back as v1 and as "
+            + "v2 (a cpu Utilization metric); kubectl autoscale deployment creates one too")
+    void autoscalingV1() throws Exception {
+        kubectl.ok("create", "namespace", "seed");
+        String applied = kubectl.ok("apply", "-n", "seed", "-f", kubectl.dir().resolve("seed-scaler.yaml").toString());
+        assertTrue(applied.contains("horizontalpodautoscaler.autoscaling/frontend-scaler created"), applied);
+        kubectl.until(o -> o.matches("(?s).*frontend-scaler\\s+ReplicaSet/frontend\\s+cpu: \\S+/50%\\s+3\\s+10\\s+.*"),
+                30, "get", "hpa", "-n", "seed");
+
+        String v1 = kubectl.ok("get", "horizontalpodautoscalers.v1.autoscaling", "frontend-scaler", "-n", "seed", "-o", "yaml");
+        assertTrue(v1.contains("apiVersion: autoscaling/v1"), v1);
+        assertTrue(v1.contains("targetCPUUtilizationPercentage: 50"), v1);
+        assertTrue(v1.contains("kind: ReplicaSet"), v1);
+        String v2 = kubectl.ok("get", "horizontalpodautoscalers.v2.autoscaling", "frontend-scaler", "-n", "seed", "-o",
+                "jsonpath={.apiVersion} {.spec.metrics[0].resource.name} {.spec.metrics[0].resource.target.averageUtilization}");
+        assertEquals("autoscaling/v2 cpu 50", v2);
+        // applied again unchanged: the v1 object the server holds equals the file's
+        String again = kubectl.ok("apply", "-n", "seed", "-f", kubectl.dir().resolve("seed-scaler.yaml").toString());
+        assertTrue(again.contains("unchanged"), again);
+
+        kubectl.ok("create", "deployment", "x", "-n", "seed", "--image=registry.k8s.io/pause:3.10");
+        String autoscaled = kubectl.ok("autoscale", "deployment", "x", "-n", "seed", "--cpu-percent=50", "--min=1", "--max=5");
+        assertTrue(autoscaled.contains("horizontalpodautoscaler.autoscaling/x autoscaled"), autoscaled);
+        kubectl.until(o -> o.matches("(?s).*\\nx\\s+Deployment/x\\s+cpu: \\S+/50%\\s+1\\s+5\\s+.*"), 30, "get", "hpa", "-n", "seed");
+        assertEquals("50", kubectl.ok("get", "horizontalpodautoscalers.v1.autoscaling", "x", "-n", "seed", "-o",
+                "jsonpath={.spec.targetCPUUtilizationPercentage}"));
     }
 }

@@ -38,6 +38,11 @@ public record ApiResponse(int status, String contentType, byte[] body, List<Map.
         return new ApiResponse(200, JSON, null, new ArrayList<>(), stream);
     }
 
+    /** A body streamed chunk by chunk until it ends (a followed log). */
+    public static ApiResponse stream(String contentType, WatchStream stream) {
+        return new ApiResponse(200, contentType, null, new ArrayList<>(), stream);
+    }
+
     public ApiResponse withHeader(String name, String value) {
         headers.add(Map.entry(name, value));
         return this;

@@ -1,6 +1,7 @@
 package io.eventplane.gateway.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.discovery.Discovery;
 import io.eventplane.gateway.discovery.OpenApi;
@@ -45,6 +46,7 @@ public final class ApiRouter {
     private final ScaleHandler scales;
     private final HistoryHandler history;
     private final EvictionHandler evictions;
+    private final LogHandler logs;
     private final AuditHandler audit;
     private final MetricsApi metrics;
     private final Readiness readiness;
@@ -63,6 +65,7 @@ public final class ApiRouter {
                 backend.watchBuffer(), backend.clock()));
         this.history = new HistoryHandler(backend);
         this.evictions = new EvictionHandler(backend, submitter);
+        this.logs = new LogHandler(backend);
         this.audit = new AuditHandler(backend);
         this.metrics = new MetricsApi(backend.view(), backend.usage(), backend.clock()::instant);
         this.readiness = readiness;
@@ -240,6 +243,15 @@ public final class ApiRouter {
                     throw new ApiException(Statuses.methodNotAllowed());
                 }
                 yield evictions.evict(request, path);
+            }
+            case "log" -> {
+                if (path.kind() != Kinds.POD) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                if (!method.equals("GET")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                yield logs.log(request, path);
             }
             default -> throw new ApiException(Statuses.noSuchResource());
         };

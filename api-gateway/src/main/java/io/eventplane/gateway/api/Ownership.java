@@ -36,7 +36,7 @@ final class Ownership {
     }
 
     static ObjectShape shape(KindInfo kind) {
-        return SHAPES.computeIfAbsent(kind, k -> new ObjectShape(SpecificData.get().getSchema(k.type()), Kinds.renames(k)));
+        return SHAPES.computeIfAbsent(kind, k -> new ObjectShape(SpecificData.get().getSchema(Kinds.wireType(k)), Kinds.renames(k)));
     }
 
     /** {@code fieldManager}, else the product token of the User-Agent, as kube-apiserver defaults it. */

@@ -193,9 +193,12 @@ final class PatchHandler {
         }
     }
 
-    /** The stored kind's schema for a strategic merge patch; an alias's renamed fields leave it to field names. */
+    /**
+     * The served kind's schema for a strategic merge patch (another version's own); an alias's renamed fields leave it
+     * to field names.
+     */
     private static Schema schema(KindInfo kind) {
-        return Kinds.renames(kind).isPresent() ? null : SpecificData.get().getSchema(kind.type());
+        return Kinds.renames(kind).isPresent() ? null : SpecificData.get().getSchema(Kinds.wireType(kind));
     }
 
     private static PatchApplier.Type patchType(String contentType) {

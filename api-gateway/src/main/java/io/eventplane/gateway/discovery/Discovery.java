@@ -57,6 +57,7 @@ public final class Discovery {
         if (k == Kinds.POD) {
             out.add(new Subresource("binding", null, null, "Binding", List.of("create")));
             out.add(new Subresource("eviction", "policy", "v1", "Eviction", List.of("create")));
+            out.add(new Subresource("log", null, null, "Pod", List.of("get")));
         }
         if (SCALABLE.contains(k)) {
             out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));

@@ -82,14 +82,14 @@ final class OpenApiSchemas {
 
     /** The component name of a served kind's root schema. */
     static String rootName(KindInfo kind) {
-        Schema avro = SpecificData.get().getSchema(kind.type());
+        Schema avro = SpecificData.get().getSchema(Kinds.wireType(kind));
         // An alias (events.k8s.io Event) has its own root, its nested records are shared with the stored kind.
         return Kinds.renames(kind).isPresent() ? avro.getNamespace() + "." + kind.group() + "." + kind.version()
                 + "." + kind.kind() : avro.getFullName();
     }
 
     private String kind(KindInfo kind) {
-        Schema avro = SpecificData.get().getSchema(kind.type());
+        Schema avro = SpecificData.get().getSchema(Kinds.wireType(kind));
         String name = rootName(kind);
         ObjectNode root = Json.object();
         schemas.set(name, root); // before the fields: recursion stops at names already present

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.FieldRenames;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.kinds.VersionConversion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,7 @@ public final class KubeJson {
      */
     public ObjectNode encodeObject(KindInfo served, SpecificRecord object) {
         Optional<FieldRenames> renames = Kinds.renames(served);
-        if (renames.isEmpty()) {
+        if (renames.isEmpty() && Kinds.conversion(served).isEmpty()) {
             return encodeObject(object);
         }
         ObjectNode out = mapper.createObjectNode();
@@ -98,6 +99,10 @@ public final class KubeJson {
     /** {@link #encode} with {@code served}'s field names (a list item of an alias kind). */
     public ObjectNode encode(KindInfo served, SpecificRecord object) {
         ObjectNode stored = encode(object);
+        Optional<VersionConversion> conversion = Kinds.conversion(served);
+        if (conversion.isPresent()) {
+            return conversion.get().toServed(stored);
+        }
         Optional<FieldRenames> renames = Kinds.renames(served);
         if (renames.isEmpty()) {
             return stored;
@@ -112,6 +117,11 @@ public final class KubeJson {
      * mapped to the stored ones first, and error paths back to the served ones.
      */
     public Decoded<? extends SpecificRecord> decode(JsonNode json, KindInfo served, FieldValidation mode) {
+        Optional<VersionConversion> conversion = Kinds.conversion(served);
+        if (conversion.isPresent()) {
+            Decoded<? extends SpecificRecord> d = decode(json, conversion.get().servedType(), mode);
+            return new Decoded<>(converted(d.value(), served, conversion.get()), d.warnings());
+        }
         Optional<FieldRenames> renames = Kinds.renames(served);
         if (renames.isEmpty() || json == null || !json.isObject()) {
             return decode(json, served.type(), mode);
@@ -131,7 +141,8 @@ public final class KubeJson {
     /** {@link #parseObject(byte[], Class, FieldValidation, List)} of a document as {@code served} sends it. */
     public SpecificRecord parseObject(byte[] jsonOrYaml, KindInfo served, FieldValidation mode, List<String> warningsOut) {
         Optional<FieldRenames> renames = Kinds.renames(served);
-        if (renames.isEmpty()) {
+        Optional<VersionConversion> conversion = Kinds.conversion(served);
+        if (renames.isEmpty() && conversion.isEmpty()) {
             return parseObject(jsonOrYaml, served.type(), mode, warningsOut);
         }
         JsonTrees.Parsed parsed = JsonTrees.parse(jsonOrYaml);
@@ -144,6 +155,13 @@ public final class KubeJson {
         if (!errors.isEmpty()) {
             throw new DecodeException(errors);
         }
+        if (conversion.isPresent()) {
+            Decoded<? extends SpecificRecord> d = decode(parsed.root(), conversion.get().servedType(), mode, parsed.duplicates());
+            if (warningsOut != null) {
+                warningsOut.addAll(d.warnings());
+            }
+            return converted(d.value(), served, conversion.get());
+        }
         try {
             Decoded<? extends SpecificRecord> d = decode(toStored((ObjectNode) parsed.root(), renames.get()),
                     served.type(), mode, parsed.duplicates());
@@ -154,6 +172,14 @@ public final class KubeJson {
         } catch (DecodeException e) {
             throw servedPaths(e, renames.get());
         }
+    }
+
+    /**
+     * A served version's record as the stored kind's: through its JSON, which decoding the served record has already
+     * checked (and rid of unknown fields), so the stored decode finds no errors of the client's to report.
+     */
+    private SpecificRecord converted(SpecificRecord served, KindInfo kind, VersionConversion conversion) {
+        return decode(conversion.toStored(encode(served)), kind.type(), FieldValidation.IGNORE).value();
     }
 
     /** The same object with the top-level fields renamed to the stored kind's (child nodes are shared, not copied). */

@@ -84,8 +84,14 @@ public final class Kinds {
             "deprecatedSource", "source", "deprecatedFirstTimestamp", "firstTimestamp",
             "deprecatedLastTimestamp", "lastTimestamp", "deprecatedCount", "count"));
 
+    /** autoscaling/v1 HorizontalPodAutoscaler: the stored autoscaling/v2 objects, converted (see {@link AutoscalingV1}). */
+    public static final KindInfo AUTOSCALING_V1_HPA = new KindInfo("HorizontalPodAutoscaler", "autoscaling", "v1",
+            "horizontalpodautoscalers", "horizontalpodautoscaler", List.of("hpa"), true, true, HorizontalPodAutoscaler.class);
+    private static final Map<KindInfo, VersionConversion> CONVERSIONS = Map.of(AUTOSCALING_V1_HPA, new AutoscalingV1());
+
     private static final Map<String, KindInfo> BY_KIND = new LinkedHashMap<>();
     private static final Map<Class<?>, KindInfo> BY_TYPE = new LinkedHashMap<>();
+    private static final List<KindInfo> SERVED;
 
     static {
         for (KindInfo k : List.of(POD, NODE, NAMESPACE, EVENT, LEASE, DEPLOYMENT, REPLICA_SET, STATEFUL_SET, DAEMON_SET,
@@ -96,6 +102,11 @@ public final class Kinds {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }
+        List<KindInfo> served = new java.util.ArrayList<>(BY_KIND.values());
+        served.remove(NODE_PORT_ALLOCATION);
+        served.add(EVENTS_V1_EVENT);
+        served.add(AUTOSCALING_V1_HPA);
+        SERVED = List.copyOf(served);
     }
 
     private Kinds() {
@@ -107,19 +118,27 @@ public final class Kinds {
     }
 
     /**
-     * Every kind the API serves: the stored kinds but the internal ones, and the aliases that serve a stored kind under
-     * another group.
+     * Every kind the API serves: the stored kinds but the internal ones, the aliases that serve a stored kind under
+     * another group, and the other versions of a stored kind (after it: a group's first version is its preferred one).
      */
     public static List<KindInfo> served() {
-        List<KindInfo> out = new java.util.ArrayList<>(BY_KIND.values());
-        out.remove(NODE_PORT_ALLOCATION);
-        out.add(EVENTS_V1_EVENT);
-        return out;
+        return SERVED;
     }
 
     /** For an alias of a stored kind, how its JSON differs from the stored kind's; empty for a stored kind itself. */
     public static Optional<FieldRenames> renames(KindInfo served) {
         return Optional.ofNullable(ALIASES.get(served));
+    }
+
+    /** For another version of a stored kind, how it converts; empty for a stored kind or a renaming alias. */
+    public static Optional<VersionConversion> conversion(KindInfo served) {
+        return Optional.ofNullable(CONVERSIONS.get(served));
+    }
+
+    /** The record a served kind's JSON decodes into: the stored type, or the converted version's own. */
+    public static Class<? extends SpecificRecord> wireType(KindInfo served) {
+        VersionConversion c = CONVERSIONS.get(served);
+        return c != null ? c.servedType() : served.type();
     }
 
     public static Optional<KindInfo> byKind(String kind) {
