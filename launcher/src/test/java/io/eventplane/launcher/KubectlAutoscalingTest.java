@@ -10,6 +10,7 @@ import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -129,6 +130,15 @@ class KubectlAutoscalingTest {
         assertTrue(pods.startsWith("NAME"), pods);
         String nodes = kubectl.until(o -> o.contains("CPU(cores)") && o.split("\n").length == 4, 30, "top", "nodes");
         assertTrue(nodes.matches("(?s).*\\n\\S+\\s+\\d+m\\s+\\d+%\\s+\\d+Mi\\s+\\d+%.*"), nodes);
+        // --containers: one row per container, from PodMetrics' containers
+        String containers = kubectl.ok("top", "pods", "-l", "tier=frontend", "--containers");
+        assertTrue(containers.startsWith("POD"), containers);
+        assertEquals(3, containers.lines().filter(l -> l.matches("frontend-\\S+\\s+php-redis\\s+50m\\s+\\d+Mi")).count(),
+                containers);
+        // --sort-by=cpu: highest first
+        List<Integer> cpus = kubectl.ok("top", "nodes", "--sort-by=cpu").lines().skip(1)
+                .map(l -> Integer.parseInt(l.split("\\s+")[1].replace("m", ""))).toList();
+        assertEquals(cpus.stream().sorted(java.util.Comparator.reverseOrder()).toList(), cpus);
 
         kubectl.ok("apply", "-f", kubectl.dir().resolve("scaler.yaml").toString());
         kubectl.until(o -> o.matches("(?s).*frontend-scaler\\s+ReplicaSet/frontend\\s+cpu: 50%/50%\\s+3\\s+10\\s+3\\s+.*"),
