@@ -133,7 +133,7 @@ class KubectlAutoscalingTest {
         // --containers: one row per container, from PodMetrics' containers
         String containers = kubectl.ok("top", "pods", "-l", "tier=frontend", "--containers");
         assertTrue(containers.startsWith("POD"), containers);
-        assertEquals(3, containers.lines().filter(l -> l.matches("frontend-\\S+\\s+php-redis\\s+50m\\s+\\d+Mi")).count(),
+        assertEquals(3, containers.lines().filter(l -> l.strip().matches("frontend-\\S+\\s+php-redis\\s+50m\\s+\\d+Mi")).count(),
                 containers);
         // --sort-by=cpu: highest first
         List<Integer> cpus = kubectl.ok("top", "nodes", "--sort-by=cpu").lines().skip(1)

@@ -74,7 +74,7 @@ class KubectlLogsTest {
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
         assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop"));
+        loop.start(tmp.resolve("loop")).startControllers("serviceaccount");
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
         kubectl = Kubectl.against(Files.createDirectories(tmp.resolve("kubectl")), gateway.url());
         Files.writeString(kubectl.dir().resolve("chatty.yaml"), CHATTY);
