@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.controllers.ControllerManager;
 import io.eventplane.core.Keys;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.nodesim.NodeShape;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.reconcile.Controller;
+import io.eventplane.reconcile.ControllerRuntime;
 import io.eventplane.scheduler.Scheduler;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
@@ -146,7 +148,11 @@ class BrokerOutageTest {
         running.add(scheduler);
         NodeSimulator nodes = new NodeSimulator(config, 2, NodeShape.defaults(), Clock.systemUTC()).start();
         running.add(nodes);
-        await("scheduler and nodes", () -> scheduler.isReady() && nodes.isReady(), Duration.ofSeconds(60));
+        // pods are admitted as their namespace's default ServiceAccount, which this controller creates
+        ControllerRuntime accounts = ControllerManager.start(config, Clock.systemUTC(), "serviceaccount", false);
+        running.add(accounts);
+        await("scheduler, nodes and the serviceaccount controller",
+                () -> scheduler.isReady() && nodes.isReady() && accounts.isReady(), Duration.ofSeconds(60));
         Api api = new Api(gateway.url());
         Figures.report(CASE, "pod Running before the outage after", Figures.seconds(podRuns(api, "before")));
 

@@ -25,7 +25,7 @@ class LoadTestEndToEndTest {
     @Test
     @DisplayName("loadtest: 30 pods on 3 nodes, each pod's phases measured, reports written with their plots")
     void smallRun(@TempDir Path dir) throws Exception {
-        try (ControlLoop loop = new ControlLoop().start(dir);
+        try (ControlLoop loop = new ControlLoop().start(dir).startControllers("serviceaccount");
              GatewayServer gateway = GatewayServer.start(loop.config(), 0, "127.0.0.1")) {
             LoadTestRun.Plan plan = new LoadTestRun.Plan(3, 30, "pods", 10, 0, 0, Duration.ZERO,
                     Duration.ofSeconds(120), 1);
