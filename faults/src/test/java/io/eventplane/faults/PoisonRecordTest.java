@@ -153,9 +153,13 @@ class PoisonRecordTest {
                 Figures.seconds(goodWrite("after-throw")));
         reasons.add("InternalError");
 
-        // 4a. An object over the command log's record size, through the API: refused before the log, 413.
-        HttpResponse<String> huge = cluster.api.post("/api/v1/namespaces/default/configmaps",
-                configMap("huge", null, "x".repeat(1_200_000)));
+        // 4a. An object over the command log's record size, through the API: refused before the log, 413. (A
+        // ConfigMap that big is Kubernetes' 422 first, its data being limited to 1 MiB: a Deployment has no such rule.)
+        HttpResponse<String> huge = cluster.api.post("/apis/apps/v1/namespaces/default/deployments",
+                "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"huge\"},\"spec\":{"
+                        + "\"selector\":{\"matchLabels\":{\"app\":\"huge\"}},\"template\":{\"metadata\":{\"labels\":"
+                        + "{\"app\":\"huge\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\","
+                        + "\"args\":[\"" + "x".repeat(1_200_000) + "\"]}]}}}}");
         assertEquals(413, huge.statusCode(), huge.body());
         Figures.report(CASE, "1.2 MB object through the API: answer", huge.statusCode());
 
