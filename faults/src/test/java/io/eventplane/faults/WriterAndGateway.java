@@ -1,27 +1,36 @@
 package io.eventplane.faults;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.controllers.ControllerManager;
 import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.gateway.GatewayServer;
+import io.eventplane.reconcile.ControllerRuntime;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.topology.WriterService;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
 
-/** The writer and one gateway in this JVM, on fresh topics of the JVM's shared broker and registry. */
+/**
+ * The writer and one gateway in this JVM, on fresh topics of the JVM's shared broker and registry, with the
+ * serviceaccount controller: pods are admitted as their namespace's default account, which it creates.
+ */
 final class WriterAndGateway implements AutoCloseable {
     final EventplaneConfig config;
     final WriterService writer;
     final GatewayServer gateway;
+    final ControllerRuntime accounts;
     final Api api;
 
-    private WriterAndGateway(EventplaneConfig config, WriterService writer, GatewayServer gateway) {
+    private WriterAndGateway(EventplaneConfig config, WriterService writer, GatewayServer gateway,
+                             ControllerRuntime accounts) {
         this.config = config;
         this.writer = writer;
         this.gateway = gateway;
+        this.accounts = accounts;
         this.api = new Api(gateway.url());
     }
 
@@ -47,11 +56,22 @@ final class WriterAndGateway implements AutoCloseable {
             Thread.sleep(50);
         }
         GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");
-        return new WriterAndGateway(config, writer, gateway);
+        ControllerRuntime accounts = ControllerManager.start(config, Clock.systemUTC(), "serviceaccount", false);
+        while (!accounts.isReady()) {
+            if (System.nanoTime() > deadline) {
+                accounts.close();
+                gateway.close();
+                writer.close();
+                throw new IllegalStateException("the serviceaccount controller did not start");
+            }
+            Thread.sleep(50);
+        }
+        return new WriterAndGateway(config, writer, gateway, accounts);
     }
 
     @Override
     public void close() {
+        accounts.close();
         gateway.close();
         writer.close();
     }
