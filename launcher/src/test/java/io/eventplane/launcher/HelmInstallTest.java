@@ -17,7 +17,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -131,8 +130,6 @@ class HelmInstallTest {
             NS + "serviceaccounts/demo-sa", NS + "services/demo", "/apis/apps/v1/namespaces/default/deployments/demo");
 
     @Test
-    @Disabled("install and upgrade pass; uninstall fails: Helm deletes its release Secrets with a protobuf DeleteOptions "
-            + "body, which DeleteHandler parses only as JSON (400)")
     @DisplayName("helm install creates every object and release v1, helm upgrade changes the Deployment and makes v2, "
             + "helm uninstall removes the objects and the release")
     void installUpgradeUninstall() throws Exception {

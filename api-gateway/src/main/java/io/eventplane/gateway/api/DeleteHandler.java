@@ -80,7 +80,10 @@ final class DeleteHandler {
 
     /** DeleteOptions from the body (kubectl, fabric8) or the query (gracePeriodSeconds, propagationPolicy). */
     private static Options options(ApiRequest request) {
-        JsonNode body = request.body().length == 0 ? Json.object() : PatchHandler.parseJson(request.body());
+        byte[] raw = request.body();
+        JsonNode body = raw.length == 0 ? Json.object()
+                : ProtobufBodies.CONTENT_TYPE.equals(request.contentType()) ? ProtobufBodies.decodeDeleteOptions(raw)
+                : PatchHandler.parseJson(raw);
         if (!body.isObject()) {
             throw new ApiException(Statuses.badRequest("DeleteOptions must be a JSON object"));
         }

@@ -74,6 +74,26 @@ final class ProtobufBodies {
         }
     }
 
+    /**
+     * A DeleteOptions body (Helm deletes its release Secrets with one) as the JSON a client would have sent.
+     *
+     * @throws ApiException 400 for bytes that are not a Kubernetes protobuf DeleteOptions
+     */
+    static ObjectNode decodeDeleteOptions(byte[] body) {
+        if (body.length < MAGIC.length || !Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            throw new ApiException(Statuses.badRequest("the body is not a Kubernetes protobuf message"));
+        }
+        try {
+            Message unknown = DynamicMessage.parseFrom(UNKNOWN,
+                    ByteString.copyFrom(body, MAGIC.length, body.length - MAGIC.length));
+            Message options = DynamicMessage.parseFrom(io.kubernetes.client.proto.Meta.DeleteOptions.getDescriptor(),
+                    (ByteString) field(unknown, "raw"));
+            return ProtobufJson.object(options);
+        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            throw new ApiException(Statuses.badRequest("cannot decode the protobuf body: " + e.getMessage()));
+        }
+    }
+
     private static Object field(Message m, String name) {
         return m.getField(m.getDescriptorForType().findFieldByName(name));
     }
