@@ -61,7 +61,11 @@ public final class TableRenderer {
             Map.entry("PriorityClass", QuotaColumns.PRIORITY_CLASS),
             Map.entry("ResourceQuota", QuotaColumns.RESOURCE_QUOTA),
             Map.entry("LimitRange", QuotaColumns.LIMIT_RANGE),
-            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER));
+            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER),
+            Map.entry("Role", RbacColumns.ROLE),
+            Map.entry("ClusterRole", RbacColumns.ROLE),
+            Map.entry("RoleBinding", RbacColumns.BINDING),
+            Map.entry("ClusterRoleBinding", RbacColumns.BINDING));
 
     private TableRenderer() {
     }
