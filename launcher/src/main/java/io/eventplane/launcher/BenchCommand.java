@@ -39,7 +39,7 @@ final class BenchCommand {
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
         if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs",
-                "statefulset", "console").contains(mode)) {
+                "statefulset", "console", "authz").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -55,7 +55,8 @@ final class BenchCommand {
                     + "[--run-seconds 1] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench statefulset [--sets 100] [--replicas 10] [--nodes 100] "
                     + "[--policy OrderedReady|Parallel|both] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]");
+                    + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench authz [--creates 1000] [--bindings 100] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -126,6 +127,10 @@ final class BenchCommand {
             }
             if (mode.equals("console")) {
                 return ConsoleBench.run(config, work, options, out);
+            }
+            if (mode.equals("authz")) {
+                AuthzBench.run(config, work, options.intValue("creates", 1000), options.intValue("bindings", 100), out);
+                return 0;
             }
             if (mode.equals("view")) {
                 ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);

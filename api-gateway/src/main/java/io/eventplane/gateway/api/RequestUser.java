@@ -10,14 +10,15 @@ import java.util.Map;
  * Who a request is from, for authorization, until authentication lands: then this becomes {@code request.user()}.
  *
  * <p>Today every request is the cluster's administrator (group {@code system:masters}), as the API was before
- * authorization. TEST ONLY: with {@value #TEST_IDENTITIES} set, a request may name its user as the bearer token
- * {@code eventplane-test/<user>[/<group>,<group>...]} (kubectl sends it from a kubeconfig's {@code token}); the
- * authenticated group is added as authenticators add it. This is not authentication and goes at the merge.
+ * authorization. TEST ONLY: with {@value #TEST_IDENTITIES} set, a request's {@code Impersonate-User} and
+ * {@code Impersonate-Group} headers ({@code kubectl --as=alice --as-group=g}) are taken as the user, with the
+ * authenticated group added, without any check: kubectl sends no bearer token over plain HTTP, and real impersonation
+ * (the administrator acting as that user, checked) gives tests the same user once authentication lands. This is not
+ * authentication and goes at the merge.
  */
 public final class RequestUser {
     /** TEST ONLY: the setting ({@code eventplane.test.identities=true}) that lets tests name their user. */
     public static final String TEST_IDENTITIES = "EVENTPLANE_TEST_IDENTITIES";
-    public static final String TEST_TOKEN_PREFIX = "eventplane-test/";
     static final UserInfo ADMIN = new UserInfo("kubernetes-admin", "",
             List.of(UserInfo.MASTERS, UserInfo.AUTHENTICATED), Map.of());
 
@@ -25,16 +26,16 @@ public final class RequestUser {
     }
 
     public static UserInfo of(ApiRequest request) {
-        String auth = request.header("authorization");
-        if (auth != null && auth.startsWith("Bearer " + TEST_TOKEN_PREFIX)
+        String user = request.header("impersonate-user");
+        if (user != null && !user.isEmpty()
                 && Boolean.parseBoolean(EventplaneConfig.setting(TEST_IDENTITIES, "false"))) {
-            String[] parts = auth.substring(("Bearer " + TEST_TOKEN_PREFIX).length()).split("/", 2);
             List<String> groups = new ArrayList<>();
-            if (parts.length > 1 && !parts[1].isEmpty()) {
-                groups.addAll(List.of(parts[1].split(",")));
+            List<String> asGroups = request.headers().get("impersonate-group");
+            if (asGroups != null) {
+                groups.addAll(asGroups);
             }
             groups.add(UserInfo.AUTHENTICATED);
-            return new UserInfo(parts[0], "", groups, Map.of());
+            return new UserInfo(user, "", groups, Map.of());
         }
         return ADMIN;
     }
