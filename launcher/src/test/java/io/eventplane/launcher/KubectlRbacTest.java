@@ -121,6 +121,23 @@ class KubectlRbacTest {
     }
 
     @Test
+    @DisplayName("AUTHZ-ESCALATE: a namespace admin grants what it holds, and is refused a role or binding beyond it")
+    void escalation() throws Exception {
+        kubectl.ok("create", "rolebinding", "dave-admin", "--clusterrole=admin", "--user=dave", "-n", "team");
+        assertEquals("role.rbac.authorization.k8s.io/pod-writer created\n",
+                asOk("dave", "create", "role", "pod-writer", "--verb=create,delete", "--resource=pods", "-n", "team"));
+        assertEquals("rolebinding.rbac.authorization.k8s.io/erin-views created\n",
+                asOk("dave", "create", "rolebinding", "erin-views", "--clusterrole=view", "--user=erin", "-n", "team"));
+        String refused = asFails("dave", "", "create", "role", "node-reader", "--verb=list", "--resource=nodes",
+                "-n", "team");
+        assertTrue(refused.contains("roles.rbac.authorization.k8s.io \"node-reader\" is forbidden: user \"dave\" "
+                + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
+                + "{APIGroups:[\"\"], Resources:[\"nodes\"], Verbs:[\"list\"]}"), refused);
+        assertTrue(asFails("dave", "", "create", "rolebinding", "erin-root", "--clusterrole=cluster-admin",
+                "--user=erin", "-n", "team").contains("is attempting to grant RBAC permissions not currently held"));
+    }
+
+    @Test
     @DisplayName("AUTHZ-CANI: kubectl auth can-i answers yes/no from the bindings, --list shows the rules, whoami the user")
     void canIAndWhoami() throws Exception {
         kubectl.ok("create", "clusterrole", "lease-writer", "--verb=create,update", "--resource=leases.coordination.k8s.io");

@@ -56,7 +56,9 @@ public final class ApiRouter {
     private final Supplier<String> serverAddress;
 
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress) {
-        Submitter submitter = new Submitter(backend);
+        this.authorization = new Authorization(backend.view(), Authorization.enabledBySetting());
+        backend.view().addListener(authorization::changed);
+        Submitter submitter = new Submitter(backend, authorization);
         Admission admission = new Admission(backend.view(), backend.clock(), new QuotaStatusWriter(backend),
                 SERVICE_ACCOUNT_WAIT);
         this.reads = new ReadHandler(backend);
@@ -71,8 +73,6 @@ public final class ApiRouter {
         this.logs = new LogHandler(backend);
         this.audit = new AuditHandler(backend);
         this.metrics = new MetricsApi(backend.view(), backend.usage(), backend.clock()::instant);
-        this.authorization = new Authorization(backend.view(), Authorization.enabledBySetting());
-        backend.view().addListener(authorization::changed);
         this.reviews = new AccessReviewHandler(authorization);
         this.readiness = readiness;
         this.serverAddress = serverAddress;

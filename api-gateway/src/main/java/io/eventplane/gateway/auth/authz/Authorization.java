@@ -70,6 +70,22 @@ public final class Authorization {
         }
     }
 
+    /**
+     * @throws ApiException Kubernetes' 403 when {@code user} writes a role or binding granting more than it holds
+     *                      (no-op for other kinds)
+     */
+    public void checkEscalation(UserInfo user, io.eventplane.core.kinds.KindInfo kind, String namespace, String name,
+                                org.apache.avro.specific.SpecificRecord object) {
+        if (enabled && Escalation.applies(kind)) {
+            Escalation.check(this, user, kind, namespace, name, object);
+        }
+    }
+
+    /** A role's rules: a Role in {@code namespace}, or a ClusterRole when it is empty. */
+    List<PolicyRule> roleRules(String namespace, String name) {
+        return rbac.roleRules(namespace, name);
+    }
+
     /** The rules RBAC gives {@code user} in {@code namespace} (a rules review). */
     public List<PolicyRule> rulesFor(UserInfo user, String namespace) {
         return rbac.rulesFor(user, namespace);

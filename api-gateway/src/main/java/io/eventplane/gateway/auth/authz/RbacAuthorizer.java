@@ -43,6 +43,10 @@ public final class RbacAuthorizer implements Authorizer {
         return index().rulesFor(user, namespace);
     }
 
+    List<PolicyRule> roleRules(String namespace, String name) {
+        return index().roleRules(namespace, name);
+    }
+
     private RbacIndex index() {
         long wanted = generation.get();
         if (built != wanted) {

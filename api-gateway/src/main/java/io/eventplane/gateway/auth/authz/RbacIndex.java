@@ -114,11 +114,16 @@ public final class RbacIndex {
     }
 
     private List<PolicyRule> rules(Grant g) {
-        if (g.roleNamespace().isEmpty()) {
-            ClusterRole r = clusterRoles.get(g.roleName());
+        return roleRules(g.roleNamespace(), g.roleName());
+    }
+
+    /** A role's rules: a Role in {@code namespace}, or a ClusterRole when it is empty; none when it does not exist. */
+    public List<PolicyRule> roleRules(String namespace, String name) {
+        if (namespace.isEmpty()) {
+            ClusterRole r = clusterRoles.get(name);
             return r == null || r.getRules() == null ? List.of() : r.getRules();
         }
-        Role r = roles.get(g.roleNamespace() + "/" + g.roleName());
+        Role r = roles.get(namespace + "/" + name);
         return r == null || r.getRules() == null ? List.of() : r.getRules();
     }
 

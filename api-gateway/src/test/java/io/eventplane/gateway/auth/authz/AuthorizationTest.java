@@ -125,6 +125,34 @@ class AuthorizationTest {
         return Authorization.forbidden(attributes, d).message();
     }
 
+    @Test
+    @DisplayName("AUTHZ-ESCALATE: roles and bindings may grant only what their writer holds, unless it may escalate or bind")
+    void escalation() {
+        RoleBinding admin = RoleBinding.newBuilder(binding("User", "alice")).setRoleRef(RoleRef.newBuilder()
+                .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("admin").build()).build();
+        Authorization a = authorization(admin);
+        a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE, "team", "readers", podReader());
+        Role nodes = Role.newBuilder().setMetadata(ObjectMeta.newBuilder().setName("too-much").setNamespace("team")
+                .build()).setRules(List.of(PolicyRule.newBuilder().setVerbs(List.of("list", "watch"))
+                .setApiGroups(List.of("")).setResources(List.of("nodes", "pods")).build())).build();
+        io.eventplane.gateway.wire.ApiException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.eventplane.gateway.wire.ApiException.class,
+                () -> a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE, "team", "too-much", nodes));
+        assertEquals("roles.rbac.authorization.k8s.io \"too-much\" is forbidden: user \"alice\" "
+                + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
+                + "{APIGroups:[\"\"], Resources:[\"nodes\"], Verbs:[\"list\" \"watch\"]}", e.status().message());
+        RoleBinding toClusterAdmin = RoleBinding.newBuilder(binding("User", "bob")).setRoleRef(RoleRef.newBuilder()
+                .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("cluster-admin").build()).build();
+        assertEquals(403, org.junit.jupiter.api.Assertions.assertThrows(io.eventplane.gateway.wire.ApiException.class,
+                () -> a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b", toClusterAdmin))
+                .status().code());
+        RoleBinding toView = RoleBinding.newBuilder(toClusterAdmin).setRoleRef(RoleRef.newBuilder()
+                .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("view").build()).build();
+        a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b", toView);
+        a.checkEscalation(user("root", "system:masters"), io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b",
+                toClusterAdmin);
+    }
+
     private static Pod pod(String name, String node, String configMap) {
         PodSpec.Builder spec = PodSpec.newBuilder().setNodeName(node);
         if (configMap != null) {
