@@ -63,8 +63,9 @@ final class Submitter {
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
-            // RBAC's registry refuses roles and bindings granting more than their writer holds, on every write path
-            authorization.checkEscalation(user, kind, namespace, name, object);
+            // on every write path: RBAC's registry refuses roles and bindings granting more than their writer holds,
+            // NodeRestriction what a node creates for another
+            authorization.checkWrite(user, verb == Verb.CREATE, kind, namespace, name, object);
             Command command = base(verb, kind, namespace, name).setObject(object).build();
             if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
                 return withAllocations(command);

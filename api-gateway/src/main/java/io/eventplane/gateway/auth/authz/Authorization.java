@@ -71,13 +71,25 @@ public final class Authorization {
     }
 
     /**
-     * @throws ApiException Kubernetes' 403 when {@code user} writes a role or binding granting more than it holds
-     *                      (no-op for other kinds)
+     * The checks of a create or update that need the object: RBAC's escalation prevention for roles and bindings, and
+     * NodeRestriction for what a node creates.
+     *
+     * @param create whether the write creates the object
+     * @throws ApiException Kubernetes' 403
      */
-    public void checkEscalation(UserInfo user, io.eventplane.core.kinds.KindInfo kind, String namespace, String name,
-                                org.apache.avro.specific.SpecificRecord object) {
-        if (enabled && Escalation.applies(kind)) {
+    public void checkWrite(UserInfo user, boolean create, io.eventplane.core.kinds.KindInfo kind, String namespace,
+                           String name, org.apache.avro.specific.SpecificRecord object) {
+        if (!enabled) {
+            return;
+        }
+        if (Escalation.applies(kind)) {
             Escalation.check(this, user, kind, namespace, name, object);
+        }
+        String node = create ? NodeAuthorizer.nodeName(user) : null;
+        String refusal = node == null ? null : NodeAuthorizer.refuseCreate(node, kind.kind(), object);
+        if (refusal != null) {
+            Attributes a = Attributes.resource(user, "create", kind.group(), kind.plural(), "", namespace, name);
+            throw new ApiException(forbidden(a, Decision.refuse(refusal)));
         }
     }
 

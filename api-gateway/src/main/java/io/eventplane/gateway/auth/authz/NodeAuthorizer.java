@@ -10,11 +10,14 @@ import io.eventplane.model.PersistentVolumeClaim;
 import io.eventplane.model.Pod;
 import io.eventplane.model.rbac.PolicyRule;
 import java.util.HashSet;
+import io.eventplane.core.meta.ObjectAccess;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Kubernetes' Node authorizer and the NodeRestriction admission checks that need no request body, for users
@@ -134,6 +137,31 @@ public final class NodeAuthorizer implements Authorizer {
             return Decision.noOpinion("can only access node lease with the same name as the requesting node");
         }
         return Decision.allow("");
+    }
+
+    /**
+     * NodeRestriction's checks of what a node creates, which need the object: only mirror pods bound to itself, only
+     * its own Node and its own Lease. The refusal's message, or null.
+     */
+    static String refuseCreate(String node, String kind, SpecificRecord object) {
+        String name = ObjectAccess.meta(object).getName();
+        return switch (kind) {
+            case "Pod" -> {
+                Pod pod = (Pod) object;
+                Map<String, String> annotations = pod.getMetadata().getAnnotations();
+                if (annotations == null || !annotations.containsKey("kubernetes.io/config.mirror")) {
+                    yield "pod does not have \"kubernetes.io/config.mirror\" annotation, node \"" + node
+                            + "\" can only create mirror pods";
+                }
+                yield pod.getSpec() != null && node.equals(pod.getSpec().getNodeName()) ? null
+                        : "node \"" + node + "\" can only create pods with spec.nodeName set to itself";
+            }
+            case "Node" -> node.equals(name) ? null
+                    : "node \"" + node + "\" is not allowed to modify node \"" + name + "\"";
+            case "Lease" -> node.equals(name) ? null
+                    : "can only access node lease with the same name as the requesting node";
+            default -> null;
+        };
     }
 
     private static Decision noRelationship(String node) {

@@ -131,25 +131,25 @@ class AuthorizationTest {
         RoleBinding admin = RoleBinding.newBuilder(binding("User", "alice")).setRoleRef(RoleRef.newBuilder()
                 .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("admin").build()).build();
         Authorization a = authorization(admin);
-        a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE, "team", "readers", podReader());
+        a.checkWrite(ALICE, true, io.eventplane.core.kinds.Kinds.ROLE, "team", "readers", podReader());
         Role nodes = Role.newBuilder().setMetadata(ObjectMeta.newBuilder().setName("too-much").setNamespace("team")
                 .build()).setRules(List.of(PolicyRule.newBuilder().setVerbs(List.of("list", "watch"))
                 .setApiGroups(List.of("")).setResources(List.of("nodes", "pods")).build())).build();
         io.eventplane.gateway.wire.ApiException e = org.junit.jupiter.api.Assertions.assertThrows(
                 io.eventplane.gateway.wire.ApiException.class,
-                () -> a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE, "team", "too-much", nodes));
+                () -> a.checkWrite(ALICE, true, io.eventplane.core.kinds.Kinds.ROLE, "team", "too-much", nodes));
         assertEquals("roles.rbac.authorization.k8s.io \"too-much\" is forbidden: user \"alice\" "
                 + "(groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
                 + "{APIGroups:[\"\"], Resources:[\"nodes\"], Verbs:[\"list\" \"watch\"]}", e.status().message());
         RoleBinding toClusterAdmin = RoleBinding.newBuilder(binding("User", "bob")).setRoleRef(RoleRef.newBuilder()
                 .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("cluster-admin").build()).build();
         assertEquals(403, org.junit.jupiter.api.Assertions.assertThrows(io.eventplane.gateway.wire.ApiException.class,
-                () -> a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b", toClusterAdmin))
+                () -> a.checkWrite(ALICE, true, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b", toClusterAdmin))
                 .status().code());
         RoleBinding toView = RoleBinding.newBuilder(toClusterAdmin).setRoleRef(RoleRef.newBuilder()
                 .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("view").build()).build();
-        a.checkEscalation(ALICE, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b", toView);
-        a.checkEscalation(user("root", "system:masters"), io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b",
+        a.checkWrite(ALICE, true, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b", toView);
+        a.checkWrite(user("root", "system:masters"), true, io.eventplane.core.kinds.Kinds.ROLE_BINDING, "team", "b",
                 toClusterAdmin);
     }
 
@@ -186,5 +186,19 @@ class AuthorizationTest {
                 + "node lease with the same name as the requesting node",
                 message(a, res(NODE1, "update", "coordination.k8s.io", "leases", "", "kube-node-lease", "n2")));
         assertFalse(a.decide(res(NODE1, "create", "apps", "deployments", "", "team", "")).allowed());
+
+        // NodeRestriction on what a node creates: mirror pods bound to itself, its own Node and Lease
+        Pod mirror = Pod.newBuilder(pod("static", "n1", null)).setMetadata(ObjectMeta.newBuilder().setName("static")
+                .setNamespace("team").setAnnotations(Map.of("kubernetes.io/config.mirror", "x")).build()).build();
+        a.checkWrite(NODE1, true, io.eventplane.core.kinds.Kinds.POD, "team", "static", mirror);
+        assertEquals("pods \"plain\" is forbidden: pod does not have \"kubernetes.io/config.mirror\" annotation, node "
+                + "\"n1\" can only create mirror pods", org.junit.jupiter.api.Assertions.assertThrows(
+                io.eventplane.gateway.wire.ApiException.class, () -> a.checkWrite(NODE1, true,
+                        io.eventplane.core.kinds.Kinds.POD, "team", "plain", pod("plain", "n1", null))).status().message());
+        Pod elsewhere = Pod.newBuilder(mirror).setSpec(PodSpec.newBuilder().setNodeName("n2").build()).build();
+        assertEquals("pods \"static\" is forbidden: node \"n1\" can only create pods with spec.nodeName set to itself",
+                org.junit.jupiter.api.Assertions.assertThrows(io.eventplane.gateway.wire.ApiException.class,
+                        () -> a.checkWrite(NODE1, true, io.eventplane.core.kinds.Kinds.POD, "team", "static", elsewhere))
+                        .status().message());
     }
 }
