@@ -59,6 +59,12 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     private final ArrayDeque<ObjectChanged> recent = new ArrayDeque<>();
     private final long[] positions;
     private final long[] evictedUpTo;
+    /**
+     * With several partitions: the view's position just after each retained change, by the change's resourceVersion.
+     * A watch resumed from one object's resourceVersion (what client-go's reflector sends after a dropped watch) then
+     * starts exactly where this view's stream had delivered that change, on every partition.
+     */
+    private final Map<Long, long[]> positionAfterChange;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final List<Sub> subscribers = new CopyOnWriteArrayList<>();
     private final Map<String, CompletableFuture<ObjectChanged>> pendingRequests = new ConcurrentHashMap<>();
@@ -89,6 +95,7 @@ public final class ObjectView implements ClusterView, AutoCloseable {
         this.retained = retained;
         this.positions = new long[config.partitions()];
         this.evictedUpTo = new long[config.partitions()];
+        this.positionAfterChange = config.partitions() > 1 ? new HashMap<>() : null;
     }
 
     public ObjectView(EventplaneConfig config, String clientId) {
@@ -254,10 +261,16 @@ public final class ObjectView implements ClusterView, AutoCloseable {
             int p = ResourceVersions.partition(change.getResourceVersion(), positions.length);
             positions[p] = Math.max(positions[p], change.getResourceVersion());
             recent.addLast(change);
+            if (positionAfterChange != null) {
+                positionAfterChange.put(change.getResourceVersion(), ResourceVersions.copy(positions));
+            }
             while (recent.size() > retained) {
                 ObjectChanged old = recent.removeFirst();
                 int op = ResourceVersions.partition(old.getResourceVersion(), positions.length);
                 evictedUpTo[op] = Math.max(evictedUpTo[op], old.getResourceVersion());
+                if (positionAfterChange != null) {
+                    positionAfterChange.remove(old.getResourceVersion());
+                }
             }
             applied++;
             if (!subscribers.isEmpty()) {
@@ -352,6 +365,21 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     public long[] positions() {
         synchronized (lock) {
             return ResourceVersions.copy(positions);
+        }
+    }
+
+    /**
+     * Where a watch from one object's resourceVersion starts: with one partition, that number; with several, this
+     * view's whole position just after it applied that change (so nothing it delivered before it comes again and
+     * nothing after it is skipped), or empty when the change is no longer retained or not yet seen.
+     */
+    public Optional<long[]> positionAfter(long resourceVersion) {
+        synchronized (lock) {
+            if (positionAfterChange == null) {
+                return Optional.of(new long[] {resourceVersion});
+            }
+            long[] at = positionAfterChange.get(resourceVersion);
+            return at == null ? Optional.empty() : Optional.of(ResourceVersions.copy(at));
         }
     }
 

@@ -15,7 +15,7 @@ import io.eventplane.scheduler.Scheduler;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
 import io.eventplane.testkit.FreePorts;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -138,8 +138,9 @@ class BrokerOutageTest {
         ApicurioRegistry.Builder registryOptions = ApicurioRegistry.builder().workDir(dir.resolve("registry"))
                 .port(registryPort).managementPort(managementPort).kafkaSql(bootstrap);
         ApicurioRegistry registry = registryOptions.build().start();
-        EventplaneConfig config = new EventplaneConfig(bootstrap, registry.url(), Topics.DEFAULT, 1);
-        WriterService writer = new WriterService(config, dir.resolve("writer-state"), 200).start();
+        EventplaneConfig config = new EventplaneConfig(bootstrap, registry.url(), Topics.DEFAULT,
+                EventplaneConfig.configuredPartitions());
+        WriterGroup writer = new WriterGroup(config, dir.resolve("writer-state"), 200).start();
         running.add(writer);
         await("the writer starting", writer::isReady, Duration.ofSeconds(90));
         GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");

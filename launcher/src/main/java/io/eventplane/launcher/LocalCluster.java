@@ -11,7 +11,7 @@ import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
 import io.eventplane.testkit.EmbeddedKafka;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -63,10 +63,13 @@ final class LocalCluster implements AutoCloseable {
 
         config = new EventplaneConfig(kafka.bootstrapServers(), registry.url(), Topics.DEFAULT, partitions());
         TopicSetup.ensureTopics(config);
-        WriterService writer = new WriterService(config, data.resolve("writer-state"), COMMIT_INTERVAL_MS).start();
+        WriterGroup writer = new WriterGroup(config, data.resolve("writer-state"), COMMIT_INTERVAL_MS).start();
         running.push(writer);
         await("writer", writer::isReady, Duration.ofSeconds(60));
-        step("single writer (Kafka Streams, exactly_once_v2) running");
+        step(config.partitions() == 1 && writer.instances().size() == 1
+                ? "single writer (Kafka Streams, exactly_once_v2) running"
+                : "writer (Kafka Streams, exactly_once_v2) running: " + writer.instances().size() + " instance(s) on "
+                        + config.partitions() + " partitions");
 
         // Ready only once start() is done: scripts poll /readyz and then read the kubeconfig and the banner's files.
         gateway = GatewayServer.start(config, settings.port(), settings.bindHost(),
