@@ -72,6 +72,8 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     private final CountDownLatch ready = new CountDownLatch(1);
     private final Object lock = new Object();
     private volatile long consumerPositionTotal;
+    /** The consumer's next offset on each partition of the event log (what a quorum read compares with the ends). */
+    private final java.util.concurrent.atomic.AtomicLongArray consumerPositions;
     private volatile boolean closed;
     private volatile boolean started;
     private volatile Throwable failure;
@@ -96,6 +98,7 @@ public final class ObjectView implements ClusterView, AutoCloseable {
         this.positions = new long[config.partitions()];
         this.evictedUpTo = new long[config.partitions()];
         this.positionAfterChange = config.partitions() > 1 ? new HashMap<>() : null;
+        this.consumerPositions = new java.util.concurrent.atomic.AtomicLongArray(config.partitions());
     }
 
     public ObjectView(EventplaneConfig config, String clientId) {
@@ -227,7 +230,9 @@ public final class ObjectView implements ClusterView, AutoCloseable {
                 }
                 long total = 0;
                 for (TopicPartition tp : parts) {
-                    total += consumer.position(tp);
+                    long at = consumer.position(tp);
+                    consumerPositions.set(tp.partition(), at);
+                    total += at;
                 }
                 consumerPositionTotal = total;
             }
@@ -456,6 +461,11 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     /** Total of the consumer's offsets: grows as the view reads the log (for lag display). */
     public long consumedOffsets() {
         return consumerPositionTotal;
+    }
+
+    /** The next offset this view reads on {@code partition} of the event log. */
+    public long consumedOffset(int partition) {
+        return consumerPositions.get(partition);
     }
 
     public long appliedChanges() {

@@ -31,14 +31,21 @@ final class LogCheck {
 
     static LogCheck read(EventplaneConfig config) {
         LogCheck check = new LogCheck();
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, ObjectChanged>> records = new ArrayList<>();
         new LogReader<>(config, config.topics().events(), LogSerdes.changes(config).deserializer())
                 .timeout(Duration.ofMinutes(2))
                 .readAll(r -> {
                     if (r.value() != null) {
-                        check.changes.add(r.value());
+                        records.add(r);
                     }
                     return true;
                 });
+        // With several partitions the reader interleaves them as it fetched them. The checks that fold across
+        // objects (a ReplicaSet's active pods) need causal order: a controller acts on a change it saw committed, so
+        // what it then causes is appended later; the append time orders them (stable: each partition stays in order).
+        records.sort(java.util.Comparator.comparingLong(
+                org.apache.kafka.clients.consumer.ConsumerRecord::timestamp));
+        records.forEach(r -> check.changes.add(r.value()));
         return check;
     }
 
