@@ -40,9 +40,16 @@ public final class WriterGroup implements AutoCloseable {
         return this;
     }
 
-    /** Every instance runs (a rebalance among them makes this false for a moment). */
+    /**
+     * Every instance runs and none is restoring its store (a rebalance among them makes this false for a moment).
+     */
     public boolean isReady() {
-        return writers.stream().allMatch(WriterService::isReady);
+        return writers.stream().allMatch(w -> w.isReady() && w.restoring() == 0);
+    }
+
+    /** Store partitions being restored from their changelog, over all instances. */
+    public int restoring() {
+        return writers.stream().mapToInt(WriterService::restoring).sum();
     }
 
     public String state() {
