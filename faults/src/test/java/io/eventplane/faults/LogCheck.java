@@ -40,12 +40,9 @@ final class LogCheck {
                     }
                     return true;
                 });
-        // With several partitions the reader interleaves them as it fetched them. The checks that fold across
-        // objects (a ReplicaSet's active pods) need causal order: a controller acts on a change it saw committed, so
-        // what it then causes is appended later; the append time orders them (stable: each partition stays in order).
-        records.sort(java.util.Comparator.comparingLong(
-                org.apache.kafka.clients.consumer.ConsumerRecord::timestamp));
-        records.forEach(r -> check.changes.add(r.value()));
+        // With several partitions the reader interleaves them as it fetched them; the checks that fold across objects
+        // (a ReplicaSet's active pods) need causes before effects.
+        io.eventplane.client.log.AppendOrder.merge(records).forEach(r -> check.changes.add(r.value()));
         return check;
     }
 
