@@ -54,6 +54,7 @@ public final class ApiRouter {
     private final AccessReviewHandler reviews;
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
+    private final InFlightLimit inFlight = InFlightLimit.fromEnvironment();
 
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress) {
         this.authorization = new Authorization(backend.view(), Authorization.enabledBySetting());
@@ -79,6 +80,20 @@ public final class ApiRouter {
     }
 
     public ApiResponse handle(ApiRequest request) {
+        java.util.Optional<Runnable> release = inFlight.acquire(request);
+        if (release.isEmpty()) {
+            LOG.debug("{} {} -> 429: more requests in flight than allowed", request.method(), request.path());
+            return ApiResponse.status(InFlightLimit.tooManyRequests())
+                    .withHeader("Retry-After", InFlightLimit.RETRY_AFTER_SECONDS);
+        }
+        try {
+            return answer(request);
+        } finally {
+            release.get().run();
+        }
+    }
+
+    private ApiResponse answer(ApiRequest request) {
         try {
             if (request.body().length > Statuses.MAX_BODY_BYTES) {
                 throw new ApiException(Statuses.tooLarge(Statuses.MAX_BODY_BYTES));
