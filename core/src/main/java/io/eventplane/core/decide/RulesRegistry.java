@@ -43,6 +43,9 @@ public final class RulesRegistry {
         r.register(Kinds.CLUSTER_ROLE, new RbacRules.ClusterRoleRules());
         r.register(Kinds.ROLE_BINDING, new RbacRules.RoleBindingRules());
         r.register(Kinds.CLUSTER_ROLE_BINDING, new RbacRules.ClusterRoleBindingRules());
+        r.register(Kinds.INGRESS, new IngressRules());
+        r.register(Kinds.INGRESS_CLASS, new IngressClassRules());
+        r.register(Kinds.NETWORK_POLICY, new NetworkPolicyRules());
         return r;
     }
 
