@@ -171,6 +171,7 @@ public final class PodRules implements KindRules<Pod> {
         Set<String> names = new HashSet<>();
         validateContainers("spec.containers", spec.getContainers(), names, causes, false);
         validateContainers("spec.initContainers", spec.getInitContainers(), names, causes, true);
+        PodOsValidation.stopSignals(spec, causes);
         if (spec.getRestartPolicy() != null && !RESTART_POLICIES.contains(spec.getRestartPolicy())) {
             causes.add(Causes.notSupported("spec.restartPolicy", spec.getRestartPolicy(), RESTART_POLICIES));
         }
@@ -205,6 +206,7 @@ public final class PodRules implements KindRules<Pod> {
             }
         }
         validateSpreadConstraints(spec.getTopologySpreadConstraints(), causes);
+        PodOsValidation.hostUsersAndOs(spec, causes);
         return causes;
     }
 
