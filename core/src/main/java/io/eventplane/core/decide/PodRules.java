@@ -141,7 +141,9 @@ public final class PodRules implements KindRules<Pod> {
             // Priority plugin's answer without a class (the API resolves priorityClassName before it gets here).
             PodSpec spec = ObjectAccess.shallow(pod.getSpec());
             spec.setTolerations(defaultTolerations(spec.getTolerations()));
-            if (empty(spec.getServiceAccountName())) {
+            boolean mirror = pod.getMetadata() != null && pod.getMetadata().getAnnotations() != null
+                    && pod.getMetadata().getAnnotations().containsKey("kubernetes.io/config.mirror");
+            if (empty(spec.getServiceAccountName()) && !mirror) { // a kubelet's mirror pod names no account
                 spec.setServiceAccountName(DEFAULT_SERVICE_ACCOUNT);
                 spec.setServiceAccount(DEFAULT_SERVICE_ACCOUNT);
             }
