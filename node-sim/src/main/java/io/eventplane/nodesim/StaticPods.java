@@ -57,7 +57,7 @@ final class StaticPods {
     static final String SEEN = "kubernetes.io/config.seen";
 
     /** A static pod's run and last status while its mirror pod is recreated. */
-    record Kept(PodRun run, PodStatus status) {
+    record Kept(String nodeName, PodRun run, PodStatus status) {
     }
 
     private final Path dir;
@@ -200,7 +200,7 @@ final class StaticPods {
      *
      * @param mirrorsOnNode the mirror pods the view holds on the node
      */
-    List<Command> sync(Map<String, Pod> desired, List<Pod> mirrorsOnNode, io.eventplane.client.Commands commands) {
+    List<Command> sync(String nodeName, Map<String, Pod> desired, List<Pod> mirrorsOnNode, io.eventplane.client.Commands commands) {
         List<Command> out = new ArrayList<>();
         Map<String, Pod> existing = new HashMap<>();
         for (Pod p : mirrorsOnNode) {
@@ -218,7 +218,8 @@ final class StaticPods {
                 out.add(commands.create(want));
             }
         }
-        kept.keySet().removeIf(h -> desired.values().stream().noneMatch(p -> h.equals(hashOf(p))));
+        kept.entrySet().removeIf(e -> e.getValue().nodeName().equals(nodeName)
+                && desired.values().stream().noneMatch(p -> e.getKey().equals(hashOf(p))));
         return out;
     }
 
@@ -231,7 +232,7 @@ final class StaticPods {
     /** The mirror pod is being deleted through the API: its static pod's run and status wait for the next mirror. */
     void keep(Pod mirror, PodRun run) {
         if (run != null) {
-            kept.put(hashOf(mirror), new Kept(run, mirror.getStatus()));
+            kept.put(hashOf(mirror), new Kept(mirror.getSpec().getNodeName(), run, mirror.getStatus()));
         }
     }
 

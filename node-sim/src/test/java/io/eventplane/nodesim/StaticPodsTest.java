@@ -100,18 +100,18 @@ class StaticPodsTest {
         Pod want = StaticPods.mirror(parse(ETCD), "node-1", "u1", T0);
         Map<String, Pod> desired = Map.of("etcd-node-1", want);
 
-        List<Command> first = statics.sync(desired, List.of(), kubelet);
+        List<Command> first = statics.sync("node-1", desired, List.of(), kubelet);
         assertEquals(List.of(Verb.CREATE), first.stream().map(Command::getVerb).toList());
 
-        assertEquals(List.of(), statics.sync(desired, List.of(stored(want, "uid-a", false)), kubelet));
+        assertEquals(List.of(), statics.sync("node-1", desired, List.of(stored(want, "uid-a", false)), kubelet));
 
         Pod old = stored(StaticPods.mirror(parse(ETCD.replace("3.5.15-0", "3.5.14-0")), "node-1", "u1", T0), "uid-b", false);
-        List<Command> replace = statics.sync(desired, List.of(old), kubelet);
+        List<Command> replace = statics.sync("node-1", desired, List.of(old), kubelet);
         assertEquals(List.of(Verb.DELETE), replace.stream().map(Command::getVerb).toList());
         assertEquals(30L, replace.get(0).getDeleteOptions().getGracePeriodSeconds());
         assertEquals("uid-b", replace.get(0).getPreconditions().getUid());
 
-        assertEquals(List.of(), statics.sync(desired, List.of(stored(old, "uid-b", true)), kubelet));
+        assertEquals(List.of(), statics.sync("node-1", desired, List.of(stored(old, "uid-b", true)), kubelet));
         assertTrue(statics.current(stored(want, "uid-c", true), desired));
     }
 
