@@ -289,7 +289,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("POD-9.5 a sidecar that exits is restarted even under restartPolicy Never; the phase is unaffected")
+        @DisplayName("POD-9.5 POD-5.3 a sidecar that exits is restarted even under restartPolicy Never; the phase is unaffected")
         void sidecarRestarts() {
             PodRunHarness h = new PodRunHarness(pod("Never", sim("run-duration.sc", "20s", "exit-code.sc", "1"),
                     List.of(sidecar("sc")), List.of(c("app")))).until(60);
@@ -334,7 +334,7 @@ class PodRunTest {
     @Nested
     class Termination {
         @Test
-        @DisplayName("W-D1 POD-12.3 POD-12.4 POD-12.10 POD-6.13 graceful delete: unready at once, SIGTERM, exit, terminal phase, finished")
+        @DisplayName("W-D1 POD-3.10 POD-12.3 POD-12.4 POD-12.10 POD-6.13 graceful delete: unready at once, SIGTERM, exit, terminal phase, finished")
         void graceful() {
             PodRunHarness h = new PodRunHarness(pod("Always", sim("shutdown-duration", "3s"), c("c"))).until(30);
             h.delete(30);
@@ -426,7 +426,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("W-R3 W-R4 POD-6.10 Initialized is True at once without init containers, after them with some")
+        @DisplayName("W-R3 W-R4 POD-6.10 POD-8.3 Initialized is True at once without init containers, after them with some")
         void initializedOrder() {
             PodRunHarness plain = new PodRunHarness(pod("Always", Map.of(), c("c")));
             assertEquals("True", plain.condition("Initialized"));
@@ -435,6 +435,7 @@ class PodRunTest {
             PodRunHarness withInit = new PodRunHarness(pod("Always", sim("run-duration.i", "5s"), List.of(c("i")),
                     List.of(c("c"))));
             assertEquals("False", withInit.condition("Initialized"));
+            assertEquals("True", withInit.condition("PodReadyToStartContainers"), "the sandbox before the init containers");
             withInit.until(20);
             assertEquals("True", withInit.condition("Initialized"));
         }
@@ -530,7 +531,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("POD-3.2 a slow image, declared per pod: Pending, ContainerCreating for the whole pull")
+        @DisplayName("POD-3.2 POD-4.1 a slow image, declared per pod: Pending, ContainerCreating for the whole pull")
         void slowImage() {
             PodRunHarness h = new PodRunHarness(pod("Always", sim("image-pull-duration", "45s"), c("c"))).until(44);
             assertEquals("Waiting:ContainerCreating", h.state("c"));

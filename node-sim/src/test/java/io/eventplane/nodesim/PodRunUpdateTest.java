@@ -95,7 +95,7 @@ class PodRunUpdateTest {
     }
 
     @Test
-    @DisplayName("POD-2.13 a program that ignores SIGTERM is killed at the pod's grace period, then restarted with the "
+    @DisplayName("POD-2.13 POD-4.4 a program that ignores SIGTERM is killed at the pod's grace period, then restarted with the "
             + "new image")
     void ignoresSigterm() {
         PodRunHarness h = new PodRunHarness(pod("Always", sim("ignores-sigterm", "true"), c("app"))).until(10);
@@ -105,6 +105,8 @@ class PodRunUpdateTest {
 
         h.until(60);
         assertEquals(137, h.container("app").getLastState().getTerminated().getExitCode());
+        assertEquals("Error", h.container("app").getLastState().getTerminated().getReason());
+        assertEquals(PodRunHarness.T0.plusSeconds(1), h.container("app").getLastState().getTerminated().getStartedAt());
         assertEquals(40L, finishedAt(h.container("app")));
         assertEquals("Running", h.state("app"));
         assertEquals("docker.io/library/busybox:1.37", h.container("app").getImage());
