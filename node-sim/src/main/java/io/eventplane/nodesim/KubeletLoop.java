@@ -7,6 +7,7 @@ import io.eventplane.client.events.EventRecorder;
 import io.eventplane.client.events.ObjectReferences;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.Command;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Node;
@@ -293,7 +294,7 @@ final class KubeletLoop implements UsageSampler.Runs {
         }
         PodStatus next = run.status(pod);
         if (!next.equals(pod.getStatus())) {
-            act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
+            act(key, pod, node, cmdFor(node).updateStatus(ObjectAccess.with(pod, "status", next)));
             transitions.incrementAndGet();
         } else if (deleting && run.finished()) {
             removeIfAllowed(key, pod, node);
