@@ -178,8 +178,9 @@ public final class NodeSimulator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // The process's shared view (the log decoded once per process, whichever services run in it).
         clients = ControllerClients.create(config, name, clock, new EventOrigin("kubelet", null, name),
-                ControllerClients.ViewKind.OWN);
+                ControllerClients.ViewKind.SHARED);
         sender = clients.sender();
         outcomes = clients.outcomes();
         view = clients.view();
