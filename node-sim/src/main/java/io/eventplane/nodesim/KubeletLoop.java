@@ -25,11 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,13 +59,16 @@ final class KubeletLoop implements UsageSampler.Runs {
     private record Planned(Instant at, ScheduledFuture<?> task) {
     }
 
-    /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
-    private record Sent(String resourceVersion, int attempts) {
+    /**
+     * A command sent for a pod at this resourceVersion, not yet visible in the view, and the writer's verdict on it
+     * (done once decided; null when unknown).
+     */
+    private record Sent(String resourceVersion, int attempts, CompletableFuture<?> verdict) {
     }
 
     private final SimNodes nodes;
     private final ObjectView view;
-    private final Consumer<Command> send;
+    private final Function<Command, CompletableFuture<?>> send;
     private final Map<String, EventRecorder> kubelets;
     private final ScheduledExecutorService executor;
     private final KubeletConfig kubelet;
@@ -93,11 +97,13 @@ final class KubeletLoop implements UsageSampler.Runs {
     private final Map<String, Long> measuredMemory = new HashMap<>();
 
     /**
-     * @param send     sends a command (a failure is logged)
+     * @param send     sends a command (a failure is logged) and answers the writer's verdict on it, done once the
+     *                 writer decided it (or the send failed)
      * @param kubelets each node's event recorder (source kubelet, host the node), by node name
      * @param executor the simulator's one thread, where every evaluation runs
      */
-    KubeletLoop(SimNodes nodes, ObjectView view, Consumer<Command> send, Map<String, EventRecorder> kubelets,
+    KubeletLoop(SimNodes nodes, ObjectView view, Function<Command, CompletableFuture<?>> send,
+                Map<String, EventRecorder> kubelets,
                 ScheduledExecutorService executor, KubeletConfig kubelet, NodeShape shape, Clock clock,
                 NodeSimSettings settings) {
         this.nodes = nodes;
@@ -418,8 +424,7 @@ final class KubeletLoop implements UsageSampler.Runs {
         Sent before = sent.get(key);
         int attempt = before != null && (before.resourceVersion().equals(rv) || before.resourceVersion().equals("retry:" + rv))
                 ? before.attempts() + 1 : 1;
-        sent.put(key, new Sent(rv, attempt));
-        send.accept(command);
+        sent.put(key, new Sent(rv, attempt, send.apply(command)));
         executor.schedule(() -> NodeSimulator.safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(),
                 TimeUnit.MILLISECONDS);
     }
@@ -430,12 +435,19 @@ final class KubeletLoop implements UsageSampler.Runs {
         if (s == null || !s.resourceVersion().equals(rv)) {
             return;
         }
+        if (s.verdict() != null && !s.verdict().isDone()) {
+            // Still queued at a lagging writer: deciding again would only send it a duplicate to reject. The verdict
+            // comes (or the send fails, or the wait for it times out) and then the view is looked at again.
+            executor.schedule(() -> NodeSimulator.safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(),
+                    TimeUnit.MILLISECONDS);
+            return;
+        }
         if (s.attempts() >= MAX_ATTEMPTS) {
             LOG.warn("node-sim: {} shows no effect of {} commands at resourceVersion {}; waiting for its next change",
                     key, s.attempts(), rv);
             return;
         }
-        sent.put(key, new Sent("retry:" + rv, s.attempts()));
+        sent.put(key, new Sent("retry:" + rv, s.attempts(), null));
         evaluate(key);
     }
 
