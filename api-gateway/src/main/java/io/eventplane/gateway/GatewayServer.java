@@ -48,6 +48,8 @@ public final class GatewayServer implements AutoCloseable {
     public static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration VIEW_CATCH_UP = Duration.ofMinutes(10);
     private static final int WATCH_BUFFER = 10_000;
+    /** Recent changes the view keeps for watches that resume from an older resourceVersion. */
+    private static final int WATCH_CACHE = 200_000;
     private static final Duration SERVICE_UPKEEP = Duration.ofSeconds(10);
 
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
@@ -89,10 +91,19 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network,
                                       Map<String, BooleanSupplier> checks) {
+        return start(config, port, bindHost, network, checks, false);
+    }
+
+    /**
+     * @param sharedView serve from the process's shared view (one process running the API with other services, as
+     *                   {@code eventplane up} does: the log is decoded once) instead of a view of its own
+     */
+    public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network,
+                                      Map<String, BooleanSupplier> checks, boolean sharedView) {
         GatewayServer g = new GatewayServer();
         checks.forEach(g.readiness::add);
         try {
-            g.doStart(config, port, bindHost, network);
+            g.doStart(config, port, bindHost, network, sharedView);
             return g;
         } catch (RuntimeException e) {
             g.close();
@@ -103,10 +114,12 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
-    private void doStart(EventplaneConfig config, int port, String bindHost, ServiceNetwork network) throws Exception {
+    private void doStart(EventplaneConfig config, int port, String bindHost, ServiceNetwork network, boolean sharedView)
+            throws Exception {
         String id = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
         TopicSetup.ensureTopics(config);
-        view = keep(new ObjectView(config, id).indexPodsByNode().start());
+        view = keep((sharedView ? ObjectView.shared(config, WATCH_CACHE) : new ObjectView(config, id, WATCH_CACHE))
+                .indexPodsByNode().start());
         Outcomes outcomes = keep(new Outcomes(config, id + "-outcomes"));
         CommandSender sender = keep(new CommandSender(config, id));
         requests = new Requests(sender, outcomes, view);

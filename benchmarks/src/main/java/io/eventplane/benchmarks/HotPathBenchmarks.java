@@ -1,14 +1,18 @@
 package io.eventplane.benchmarks;
 
+import io.eventplane.client.Commands;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.LogSerdes;
+import io.eventplane.client.ObjectStore;
 import io.eventplane.client.log.LogCodec;
 import io.eventplane.client.log.RawChange;
+import io.eventplane.core.Keys;
 import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.decide.Decision;
 import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.decide.RulesRegistry;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
 import io.eventplane.log.Envelope;
@@ -35,8 +39,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The per-record hot paths of the control plane, one running pod (as node-sim reports it) at a time: the Avro serde
- * (Confluent wire format, in-memory registry), the writer's decision for a create, the JSON/YAML codec the API uses
- * both ways, and the replay's header parse.
+ * (Confluent wire format, in-memory registry) for a change and for a status update as components send it (identity
+ * and status only) and as a whole pod, the writer's decisions (create, bind, status update), applying a change to a
+ * view's store and reading it back, the JSON/YAML codec the API uses both ways, and the replay's header parse.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -81,6 +86,17 @@ public class HotPathBenchmarks {
     private ObjectDecider decider;
     private Command create;
     private long position;
+    private ObjectChanged created;
+    private ObjectChanged bound;
+    private Command bind;
+    private Command statusUpdate;
+    private Command wholeStatusUpdate;
+    private Serializer<Command> commandSerializer;
+    private Deserializer<Command> commandDeserializer;
+    private byte[] statusUpdateWire;
+    private ObjectStore store;
+    private ObjectChanged[] storeChanges;
+    private int next;
 
     @Setup
     public void setUp() {
@@ -105,6 +121,29 @@ public class HotPathBenchmarks {
         fresh.getMetadata().setCreationTimestamp(null);
         create = Command.newBuilder().setEnvelope(envelope).setVerb(Verb.CREATE).setKind("Pod").setNamespace("default")
                 .setName(fresh.getMetadata().getName()).setPreconditions(new Preconditions()).setObject(fresh).build();
+        Decision made = decider.decide(create, null, 1);
+        created = made.change().orElseThrow();
+        bind = Command.newBuilder(create).setVerb(Verb.BIND).setObject(null).setNodeName("node-17")
+                .setPreconditions(Preconditions.newBuilder().setUid(created.getUid()).build()).build();
+        bound = decider.decide(bind, created, 2).change().orElseThrow();
+        Pod running = ObjectAccess.with((Pod) bound.getObject(), "status", pod.getStatus());
+        Commands commands = new Commands("bench");
+        statusUpdate = Command.newBuilder(commands.updateStatus(running)).setEnvelope(envelope).build();
+        wholeStatusUpdate = Command.newBuilder(statusUpdate).setObject(running).build();
+        commandSerializer = LogSerdes.commands(config).serializer();
+        commandDeserializer = LogSerdes.commands(config).deserializer();
+        statusUpdateWire = commandSerializer.serialize(config.topics().commands(), statusUpdate);
+        if (!decider.decide(statusUpdate, bound, 3).outcome().getAccepted()) {
+            throw new IllegalStateException("the benchmark's status update is rejected");
+        }
+        store = new ObjectStore();
+        storeChanges = new ObjectChanged[20_000];
+        for (int i = 0; i < storeChanges.length; i++) {
+            String name = String.format("web-7d4b9c8f5-%05d", i);
+            storeChanges[i] = ObjectChanged.newBuilder(change).setName(name).setResourceVersion(2000 + i)
+                    .setObject(ObjectAccess.withMeta(pod, ObjectAccess.with(pod.getMetadata(), "name", name))).build();
+            store.apply(storeChanges[i]);
+        }
     }
 
     @Benchmark
@@ -115,6 +154,47 @@ public class HotPathBenchmarks {
     @Benchmark
     public ObjectChanged avroDeserialize() {
         return deserializer.deserialize("ep.events", wire);
+    }
+
+    @Benchmark
+    public Decision writerDecideBind() {
+        return decider.decide(bind, created, ++position);
+    }
+
+    /** A node-sim status update (identity and status only) against the bound pod: the most frequent decision. */
+    @Benchmark
+    public Decision writerDecideStatusUpdate() {
+        return decider.decide(statusUpdate, bound, ++position);
+    }
+
+    @Benchmark
+    public byte[] statusUpdateSerialize() {
+        return commandSerializer.serialize("ep.commands", statusUpdate);
+    }
+
+    /** The same status update carrying the whole pod, as components sent it before: what the slim one saves. */
+    @Benchmark
+    public byte[] statusUpdateWholePodSerialize() {
+        return commandSerializer.serialize("ep.commands", wholeStatusUpdate);
+    }
+
+    @Benchmark
+    public Command statusUpdateDeserialize() {
+        return commandDeserializer.deserialize("ep.commands", statusUpdateWire);
+    }
+
+    /** A view applying one change to a store of 20,000 pods (its indexes, its previous object). */
+    @Benchmark
+    public ObjectChanged viewApply() {
+        ObjectChanged c = storeChanges[next++ % storeChanges.length];
+        return store.apply(c);
+    }
+
+    /** A point read of a store of 20,000 pods, as the scheduler and node-sim do for every pod they look at. */
+    @Benchmark
+    public Object viewGet() {
+        ObjectChanged c = storeChanges[next++ % storeChanges.length];
+        return store.get(Keys.of(c.getKind(), c.getNamespace(), c.getName()));
     }
 
     @Benchmark

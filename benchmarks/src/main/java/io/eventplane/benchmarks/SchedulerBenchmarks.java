@@ -4,13 +4,19 @@ import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
+import io.eventplane.scheduler.AssumedPods;
 import io.eventplane.scheduler.ClusterSnapshot;
-import io.eventplane.scheduler.PodInfo;
 import io.eventplane.scheduler.Placement;
+import io.eventplane.scheduler.PodInfo;
 import io.eventplane.scheduler.SchedulerDecider;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,6 +52,11 @@ public class SchedulerBenchmarks {
     private PodInfo basic;
     private PodInfo spread;
     private SchedulerDecider decider;
+    private final AssumedPods assumed = new AssumedPods(Duration.ofSeconds(30));
+    private final Map<String, Pod> assumedInView = new HashMap<>();
+    private String[] assumedKeys;
+    private int next;
+    private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
 
     @Setup
     public void setUp() {
@@ -69,6 +80,15 @@ public class SchedulerBenchmarks {
         basic = PodInfo.of(pod("incoming", false));
         spread = PodInfo.of(pod("incoming-spread", true));
         decider = new SchedulerDecider();
+        // a burst's worth of bindings the view does not show yet
+        assumedKeys = new String[nodes * 2];
+        for (int i = 0; i < assumedKeys.length; i++) {
+            Pod p = pod("assumed-" + i, false);
+            assumedKeys[i] = "Pod/default/assumed-" + i;
+            assumedInView.put(assumedKeys[i], p);
+            assumed.assume(new AssumedPods.Assumed(assumedKeys[i], p.getMetadata().getUid(), "node-00001",
+                    PodInfo.of(p), T0));
+        }
     }
 
     private static Pod pod(String name, boolean spread) {
@@ -94,5 +114,15 @@ public class SchedulerBenchmarks {
     @Benchmark
     public Placement decideSpreadPod() {
         return decider.decide(spread, snapshot);
+    }
+
+    /**
+     * The scheduler cycle's bookkeeping with {@code 2 x nodes} assumed pods, one of which the view changed (still
+     * unbound): costs what changed, not how many are assumed.
+     */
+    @Benchmark
+    public List<AssumedPods.Assumed> pruneAssumedPods() {
+        assumed.changed(assumedKeys[next++ % assumedKeys.length]);
+        return assumed.prune(k -> Optional.ofNullable(assumedInView.get(k)), T0.plusSeconds(1));
     }
 }

@@ -58,8 +58,12 @@ public final class Commands {
         return forObject(Verb.UPDATE, object).build();
     }
 
+    /**
+     * A status update at the object's resourceVersion. It carries the object's identity and status only: the writer
+     * takes nothing else from a status update, and the rest would cost its encoding and decoding on every update.
+     */
     public Command updateStatus(SpecificRecord object) {
-        return forObject(Verb.UPDATE_STATUS, object).build();
+        return forObject(Verb.UPDATE_STATUS, ObjectAccess.statusOnly(object)).build();
     }
 
     /** An update through the finalize subresource (a Namespace's spec.finalizers), at the object's resourceVersion. */

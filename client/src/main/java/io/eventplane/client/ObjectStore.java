@@ -29,6 +29,11 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class ObjectStore implements ClusterView {
     private final ConcurrentSkipListMap<String, ObjectChanged> objects = new ConcurrentSkipListMap<>();
+    /**
+     * The same objects by key, for point reads: a skip list's get compares long keys with shared prefixes some 20
+     * times, and the scheduler and node-sim read by key for every pod they look at.
+     */
+    private final ConcurrentHashMap<String, ObjectChanged> byKey = new ConcurrentHashMap<>();
     private final Map<String, Index> indexes = new ConcurrentHashMap<>();
 
     /** A secondary index: for one kind, the keys of objects by the value a function extracts (null: not indexed). */
@@ -59,6 +64,11 @@ public final class ObjectStore implements ClusterView {
         String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
         boolean deleted = change.getType() == ChangeType.DELETED;
         ObjectChanged previous = deleted ? objects.remove(key) : objects.put(key, change);
+        if (deleted) {
+            byKey.remove(key);
+        } else {
+            byKey.put(key, change);
+        }
         for (Index index : indexes.values()) {
             if (index.kind().equals(change.getKind())) {
                 index.remove(key, previous);
@@ -101,7 +111,7 @@ public final class ObjectStore implements ClusterView {
         }
         List<ObjectChanged> out = new ArrayList<>();
         for (String key : idx.keys().getOrDefault(value, Collections.emptyNavigableSet())) {
-            ObjectChanged c = objects.get(key);
+            ObjectChanged c = byKey.get(key);
             if (c != null) {
                 out.add(c);
             }
@@ -111,7 +121,7 @@ public final class ObjectStore implements ClusterView {
 
     @Override
     public Optional<ObjectChanged> get(String key) {
-        return Optional.ofNullable(objects.get(key));
+        return Optional.ofNullable(byKey.get(key));
     }
 
     @Override

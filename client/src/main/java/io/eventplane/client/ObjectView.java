@@ -54,7 +54,8 @@ public final class ObjectView implements ClusterView, AutoCloseable {
 
     private final EventplaneConfig config;
     private final String clientId;
-    private final int retained;
+    /** How many recent changes are kept for resuming watches; a shared view keeps what its most demanding user asks. */
+    private volatile int retained;
     private final ObjectStore store = new ObjectStore();
     private final ArrayDeque<ObjectChanged> recent = new ArrayDeque<>();
     private final long[] positions;
@@ -182,6 +183,7 @@ public final class ObjectView implements ClusterView, AutoCloseable {
                 v.start();
             }
             v.users++;
+            v.retained = Math.max(v.retained, retained);
             return v;
         }
     }

@@ -100,7 +100,8 @@ final class LoadTestCommand {
                 environment.put("stopped", "by the user (Ctrl-C), before the run's end");
             }
             out.println("loadtest: reading each pod's timeline from the event log...");
-            LoadTestTimeline timeline = LoadTestTimeline.read(config, LoadTestRun.NAMESPACE, run.startOffsets);
+            LoadTestTimeline timeline = LoadTestTimeline.read(config, LoadTestRun.NAMESPACE, run.startOffsets,
+                    run.endOffsets);
             LoadTestReport report = new LoadTestReport(run, timeline, plan, environment);
             report.write(reportDir);
             out.println();

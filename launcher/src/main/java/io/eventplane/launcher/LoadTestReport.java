@@ -36,9 +36,11 @@ final class LoadTestReport {
     final long podsRunning;
     final Duration allRunningAfter;
     final Map<String, Long> changesByKind;
+    final long changesInRun;
 
     LoadTestReport(LoadTestRun run, LoadTestTimeline timeline, LoadTestRun.Plan plan, Map<String, Object> environment) {
         this.changesByKind = timeline.changesByKind;
+        this.changesInRun = timeline.changesInRun;
         this.run = run;
         this.plan = plan;
         this.environment = environment;
@@ -143,6 +145,18 @@ final class LoadTestReport {
         }
         ObjectNode startup = root.putObject("podStartupLatencyMs");
         phaseStats.forEach((k, v) -> startup.set(k, m.valueToTree(v)));
+        ObjectNode cpu = root.putObject("cpu");
+        cpu.put("changes", changesInRun);
+        cpu.put("processSeconds", round(run.cpuSeconds.getOrDefault("process", -1.0), 3));
+        cpu.put("processMsPerChange", round(msPerChange(run.cpuSeconds.getOrDefault("process", -1.0)), 4));
+        ObjectNode components = cpu.putObject("components");
+        run.cpuSeconds.forEach((k, v) -> {
+            if (!k.equals("process")) {
+                ObjectNode c = components.putObject(k);
+                c.put("seconds", round(v, 3));
+                c.put("msPerChange", round(msPerChange(v), 4));
+            }
+        });
         ObjectNode changes = root.putObject("changesByKindAndType");
         changesByKind.forEach(changes::put);
         ObjectNode sched = root.putObject("schedulingThroughput");
@@ -175,6 +189,15 @@ final class LoadTestReport {
         sb.append(String.format("scheduling throughput: average %.0f pods/s; per second p50 %.0f, p90 %.0f, p99 %.0f, max %.0f%n",
                 averageSchedulingRate(), schedulingThroughput.p50(), schedulingThroughput.p90(), schedulingThroughput.p99(),
                 schedulingThroughput.max()));
+        double process = run.cpuSeconds.getOrDefault("process", -1.0);
+        sb.append(String.format("CPU over the measured phase: %.1f s of process CPU for %,d changes appended: %.3f ms "
+                + "per change%n", process, changesInRun, msPerChange(process)));
+        sb.append(String.format("%-34s %9s %13s%n", "CPU by component", "seconds", "ms/change"));
+        run.cpuSeconds.forEach((k, v) -> {
+            if (!k.equals("process") && v > 0) {
+                sb.append(String.format("%-34s %9.1f %13.3f%n", k, v, msPerChange(v)));
+            }
+        });
         sb.append(String.format("%-28s %8s %8s %8s%n", "API calls (ms)", "p50", "p99", "n"));
         apiStats.forEach((k, v) -> sb.append(String.format("%-28s %8.1f %8.1f %8d%n", k, v.p50(), v.p99(), v.count())));
         return sb.toString();
@@ -243,6 +266,16 @@ final class LoadTestReport {
         h.append(Svg.lines("CPU by component", "seconds since start", "cores", cpuSeries));
         h.append("</body></html>\n");
         return h.toString();
+    }
+
+    /** CPU milliseconds per change appended during the run (-1 when either is unknown). */
+    double msPerChange(double seconds) {
+        return seconds < 0 || changesInRun == 0 ? -1 : seconds * 1000 / changesInRun;
+    }
+
+    private static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
     }
 
     private static String table(Map<?, ?> values) {

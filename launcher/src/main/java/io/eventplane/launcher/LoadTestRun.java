@@ -7,7 +7,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -82,6 +81,10 @@ final class LoadTestRun {
     private final AtomicLong failed = new AtomicLong();
     final List<Sample> samples = new ArrayList<>();
     final Map<Integer, Long> startOffsets = new HashMap<>();
+    /** The log's end when the run finished: changes before it are the run's. */
+    final Map<Integer, Long> endOffsets = new HashMap<>();
+    /** CPU seconds of the measured phase (creation until all pods run), the process and each component. */
+    Map<String, Double> cpuSeconds = Map.of();
     Instant started;
     Instant finished;
     String firstFailure;
@@ -115,14 +118,17 @@ final class LoadTestRun {
             Thread watcher = new Thread(() -> watch(list.path("metadata").path("resourceVersion").asText()), "loadtest-watch");
             watcher.setDaemon(true);
             watcher.start();
+            CpuUsage cpu = new CpuUsage();
             started = Instant.now();
             Thread creator = new Thread(this::create, "loadtest-create");
             creator.setDaemon(true);
             creator.start();
             sampleUntilDone(admin);
             stop = true;
-            creator.join(5_000);
+            cpuSeconds = cpu.seconds();
             finished = Instant.now();
+            endOffsets.putAll(endOffsets(admin, config.topics().events()));
+            creator.join(5_000);
         }
     }
 
@@ -264,7 +270,7 @@ final class LoadTestRun {
             double t = (System.nanoTime() - t0) / 1e9;
             long events = endOffsets(admin, config.topics().events()).values().stream().mapToLong(Long::longValue).sum();
             Sample s = new Sample(t, created.get(), scheduledSeen.size(), observedRunning.size(), failed.get(), events,
-                    writerLag(admin), cpuByComponent(threads, lastCpu), usedHeapMiB());
+                    writerLag(admin), CpuUsage.sinceLast(threads, lastCpu), usedHeapMiB());
             samples.add(s);
             double sched = samples.size() > 1 ? s.scheduled() - samples.get(samples.size() - 2).scheduled() : s.scheduled();
             double ev = samples.size() > 1 ? s.eventsTotal() - samples.get(samples.size() - 2).eventsTotal() : 0;
@@ -309,53 +315,6 @@ final class LoadTestRun {
         Map<Integer, Long> out = new HashMap<>();
         admin.listOffsets(query).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp.partition(), info.offset()));
         return out;
-    }
-
-    /**
-     * CPU used in the last second by each component of an in-process cluster, in cores, from its threads' names (the
-     * writer's stream threads, the gateway's HTTP and view threads, the scheduler, node-sim, the broker, the load
-     * generator itself).
-     */
-    static Map<String, Double> cpuByComponent(ThreadMXBean threads, Map<Long, Long> last) {
-        Map<String, Double> out = new java.util.TreeMap<>();
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info == null) {
-                continue;
-            }
-            long cpu = threads.getThreadCpuTime(info.getThreadId());
-            if (cpu < 0) {
-                continue;
-            }
-            Long before = last.put(info.getThreadId(), cpu);
-            double used = (cpu - (before == null ? 0 : before)) / 1e9;
-            out.merge(component(info.getThreadName()), used, Double::sum);
-        }
-        return out;
-    }
-
-    static String component(String thread) {
-        String t = thread.toLowerCase(java.util.Locale.ROOT);
-        if (t.contains("streamthread") || t.contains("writer")) {
-            return "writer";
-        }
-        if (t.startsWith("loadtest")) {
-            return "loadtest";
-        }
-        if (t.contains("scheduler")) {
-            return "scheduler";
-        }
-        if (t.contains("node-sim") || t.contains("nodesim") || t.contains("kubelet")) {
-            return "node-sim";
-        }
-        if (t.contains("gateway") || t.contains("io-executor") || t.contains("event-loop") || t.contains("-view")
-                || t.contains("watch")) {
-            return "gateway";
-        }
-        if (t.contains("kafka") || t.contains("broker") || t.contains("raft") || t.contains("quorum")
-                || t.contains("data-plane") || t.contains("controller") || t.contains("log-cleaner")) {
-            return "broker";
-        }
-        return "other";
     }
 
     private static long usedHeapMiB() {

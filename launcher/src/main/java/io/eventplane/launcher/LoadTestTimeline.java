@@ -28,14 +28,20 @@ final class LoadTestTimeline {
     /** Every change of the run by kind and type ("Pod STATUS_UPDATED"): where the writer's work went. */
     final Map<String, Long> changesByKind = new java.util.TreeMap<>();
     long changesRead;
+    /** Changes appended between the run's start and its end ({@code untilOffsets}): what its CPU time paid for. */
+    long changesInRun;
 
-    static LoadTestTimeline read(EventplaneConfig config, String namespace, Map<Integer, Long> fromOffsets) {
+    static LoadTestTimeline read(EventplaneConfig config, String namespace, Map<Integer, Long> fromOffsets,
+                                 Map<Integer, Long> untilOffsets) {
         LoadTestTimeline t = new LoadTestTimeline();
         LogCodec codec = new LogCodec(config);
         t.changesRead = new LogReader<>(config, config.topics().events(), new ByteArrayDeserializer())
                 .readFromOffsets(fromOffsets, r -> {
                     if (r.value() == null) {
                         return true;
+                    }
+                    if (r.offset() < untilOffsets.getOrDefault(r.partition(), Long.MAX_VALUE)) {
+                        t.changesInRun++;
                     }
                     RawChange c = codec.parse(r.value());
                     t.changesByKind.merge(c.kind() + " " + c.type(), 1L, Long::sum);

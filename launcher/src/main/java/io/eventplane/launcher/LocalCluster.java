@@ -73,7 +73,8 @@ final class LocalCluster implements AutoCloseable {
 
         // Ready only once start() is done: scripts poll /readyz and then read the kubeconfig and the banner's files.
         gateway = GatewayServer.start(config, settings.port(), settings.bindHost(),
-                io.eventplane.gateway.alloc.ServiceNetwork.fromEnvironment(), java.util.Map.of("startup", startupDone::get));
+                io.eventplane.gateway.alloc.ServiceNetwork.fromEnvironment(), java.util.Map.of("startup", startupDone::get),
+                true); // one view for the API, scheduler, node-sim and controllers of this process: the log decoded once
         running.push(gateway);
         gateway.addReadinessCheck("kafka", kafka::isRunning);
         gateway.addReadinessCheck("registry", registry::isRunning);

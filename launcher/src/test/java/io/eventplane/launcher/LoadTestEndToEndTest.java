@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,7 +34,8 @@ class LoadTestEndToEndTest {
             LoadTestRun run = new LoadTestRun(gateway.url(), loop.config(), plan,
                     new PrintStream(progress, true, StandardCharsets.UTF_8));
             run.run();
-            LoadTestTimeline timeline = LoadTestTimeline.read(loop.config(), LoadTestRun.NAMESPACE, run.startOffsets);
+            LoadTestTimeline timeline = LoadTestTimeline.read(loop.config(), LoadTestRun.NAMESPACE, run.startOffsets,
+                    run.endOffsets);
             LoadTestReport report = new LoadTestReport(run, timeline, plan, LoadTestCommand.environment());
             report.write(dir.resolve("report"));
 
@@ -55,6 +57,13 @@ class LoadTestEndToEndTest {
             assertEquals(30, json.path("summary").path("podsRunning").asInt());
             assertEquals(30, json.path("podStartupLatencyMs").path("end_to_end").path("count").asInt());
             assertEquals(Runtime.getRuntime().availableProcessors(), json.path("environment").path("cores").asInt());
+            // 30 pods: at least a create, a binding and a Running status each
+            assertTrue(json.path("cpu").path("changes").asLong() >= 90, json.path("cpu").toString());
+            assertTrue(json.path("cpu").path("processSeconds").asDouble() > 0, json.path("cpu").toString());
+            assertTrue(json.path("cpu").path("processMsPerChange").asDouble() > 0, json.path("cpu").toString());
+            assertTrue(json.path("cpu").path("components").path("writer").path("seconds").asDouble() > 0,
+                    json.path("cpu").toString());
+            assertTrue(report.text().contains("ms per change"), report.text());
             String html = Files.readString(dir.resolve("report/report.html"));
             for (String plot : List.of("CDF of pod startup latency by phase", "End-to-end pod startup latency",
                     "Pods per second", "Writer lag", "CPU by component")) {
@@ -62,6 +71,29 @@ class LoadTestEndToEndTest {
             }
             assertTrue(html.contains("<svg") && !html.contains("<script"), "self-contained, no scripts");
         }
+    }
+
+    @Test
+    @DisplayName("loadtest: CPU is attributed to components by thread name")
+    void cpuComponents() {
+        Map<String, String> expected = Map.ofEntries(
+                Map.entry("ep-writer-25f4-StreamThread-1", "writer"),
+                Map.entry("kafka-producer-network-thread | ep-writer-25f4-StreamThread-1-producer", "writer"),
+                Map.entry("scheduler-view-view", "views"),
+                Map.entry("node-sim-node--view-view", "views"),
+                Map.entry("gateway-bb1d2-view", "views"),
+                Map.entry("shared-ep-view", "views"),
+                Map.entry("scheduler-worker", "scheduler"),
+                Map.entry("event-recorder-default-scheduler", "scheduler"),
+                Map.entry("node-sim-node-", "node-sim"),
+                Map.entry("event-recorder-kubelet", "node-sim"),
+                Map.entry("kafka-producer-network-thread | node-sim-node--membership", "node-sim"),
+                Map.entry("deployment-controller-worker", "controllers"),
+                Map.entry("gateway-bb1d2-services-3", "gateway"),
+                Map.entry("kafka-scheduler-4", "broker"),
+                Map.entry("data-plane-kafka-request-handler-2", "broker"),
+                Map.entry("HttpClient-3-Worker-1", "loadtest"));
+        expected.forEach((thread, component) -> assertEquals(component, CpuUsage.component(thread), thread));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.eventplane.client.events.EventRecorder;
 import io.eventplane.client.events.ObjectReferences;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.Command;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Node;
@@ -24,11 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,13 +59,16 @@ final class KubeletLoop implements UsageSampler.Runs {
     private record Planned(Instant at, ScheduledFuture<?> task) {
     }
 
-    /** A command sent for a pod at this resourceVersion, not yet visible in the view. */
-    private record Sent(String resourceVersion, int attempts) {
+    /**
+     * A command sent for a pod at this resourceVersion, not yet visible in the view, and the writer's verdict on it
+     * (done once decided; null when unknown).
+     */
+    private record Sent(String resourceVersion, int attempts, CompletableFuture<?> verdict) {
     }
 
     private final SimNodes nodes;
     private final ObjectView view;
-    private final Consumer<Command> send;
+    private final Function<Command, CompletableFuture<?>> send;
     private final Map<String, EventRecorder> kubelets;
     private final ScheduledExecutorService executor;
     private final KubeletConfig kubelet;
@@ -95,11 +100,13 @@ final class KubeletLoop implements UsageSampler.Runs {
     private final Map<String, Map<String, Pod>> staticMirrors = new HashMap<>();
 
     /**
-     * @param send     sends a command (a failure is logged)
+     * @param send     sends a command (a failure is logged) and answers the writer's verdict on it, done once the
+     *                 writer decided it (or the send failed)
      * @param kubelets each node's event recorder (source kubelet, host the node), by node name
      * @param executor the simulator's one thread, where every evaluation runs
      */
-    KubeletLoop(SimNodes nodes, ObjectView view, Consumer<Command> send, Map<String, EventRecorder> kubelets,
+    KubeletLoop(SimNodes nodes, ObjectView view, Function<Command, CompletableFuture<?>> send,
+                Map<String, EventRecorder> kubelets,
                 ScheduledExecutorService executor, KubeletConfig kubelet, NodeShape shape, Clock clock,
                 NodeSimSettings settings) {
         this.nodes = nodes;
@@ -340,7 +347,7 @@ final class KubeletLoop implements UsageSampler.Runs {
         }
         PodStatus next = run.status(base);
         if (!next.equals(pod.getStatus())) {
-            act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
+            act(key, pod, node, cmdFor(node).updateStatus(ObjectAccess.with(pod, "status", next)));
             transitions.incrementAndGet();
         } else if (deleting && run.finished()) {
             removeIfAllowed(key, pod, node);
@@ -464,8 +471,7 @@ final class KubeletLoop implements UsageSampler.Runs {
         Sent before = sent.get(key);
         int attempt = before != null && (before.resourceVersion().equals(rv) || before.resourceVersion().equals("retry:" + rv))
                 ? before.attempts() + 1 : 1;
-        sent.put(key, new Sent(rv, attempt));
-        send.accept(command);
+        sent.put(key, new Sent(rv, attempt, send.apply(command)));
         executor.schedule(() -> NodeSimulator.safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(),
                 TimeUnit.MILLISECONDS);
     }
@@ -476,12 +482,19 @@ final class KubeletLoop implements UsageSampler.Runs {
         if (s == null || !s.resourceVersion().equals(rv)) {
             return;
         }
+        if (s.verdict() != null && !s.verdict().isDone()) {
+            // Still queued at a lagging writer: deciding again would only send it a duplicate to reject. The verdict
+            // comes (or the send fails, or the wait for it times out) and then the view is looked at again.
+            executor.schedule(() -> NodeSimulator.safely(() -> recheck(key, rv)), settings.retryAfter().toMillis(),
+                    TimeUnit.MILLISECONDS);
+            return;
+        }
         if (s.attempts() >= MAX_ATTEMPTS) {
             LOG.warn("node-sim: {} shows no effect of {} commands at resourceVersion {}; waiting for its next change",
                     key, s.attempts(), rv);
             return;
         }
-        sent.put(key, new Sent("retry:" + rv, s.attempts()));
+        sent.put(key, new Sent("retry:" + rv, s.attempts(), null));
         evaluate(key);
     }
 

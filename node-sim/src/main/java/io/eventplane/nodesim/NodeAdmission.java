@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The kubelet's admission of a pod bound to its node: a pod whose requests do not fit beside the pods already admitted
@@ -79,8 +80,24 @@ public final class NodeAdmission {
         if (v == null && c.getResources().getLimits() != null) {
             v = c.getResources().getLimits().get(resource); // requests default to limits
         }
-        return v == null || !Quantity.isValid(v) ? 0 : amount(resource, v);
+        if (v == null) {
+            return 0;
+        }
+        // Admission adds up every pod on the node for each pod admitted: parse each distinct quantity once.
+        Map<String, Long> memo = resource.equals("cpu") ? CPU_MILLIS : AMOUNTS;
+        Long known = memo.get(v);
+        if (known == null) {
+            known = Quantity.isValid(v) ? amount(resource, v) : 0L;
+            if (memo.size() < MEMO_LIMIT) {
+                memo.put(v, known);
+            }
+        }
+        return known;
     }
+
+    private static final int MEMO_LIMIT = 10_000;
+    private static final Map<String, Long> CPU_MILLIS = new ConcurrentHashMap<>();
+    private static final Map<String, Long> AMOUNTS = new ConcurrentHashMap<>();
 
     private static long amount(String resource, String quantity) {
         Quantity q = Quantity.parse(quantity);

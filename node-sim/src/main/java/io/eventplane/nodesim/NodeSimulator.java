@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -193,8 +194,9 @@ public final class NodeSimulator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // The process's shared view (the log decoded once per process, whichever services run in it).
         clients = ControllerClients.create(config, name, clock, new EventOrigin("kubelet", null, name),
-                ControllerClients.ViewKind.OWN);
+                ControllerClients.ViewKind.SHARED);
         sender = clients.sender();
         outcomes = clients.outcomes();
         view = clients.view();
@@ -208,7 +210,8 @@ public final class NodeSimulator implements AutoCloseable {
         membership = new NodeMembership(nodes, view, memberSender, outcomes, shard, settings.namePrefix(), clock,
                 () -> active && !closed, this::startSimulating, this::stopSimulating);
         heartbeat = new NodeHeartbeat(nodes, view, this::send, outcomes, kubelets, shape, clock, settings);
-        pods = new KubeletLoop(nodes, view, this::send, kubelets, executor, kubelet, shape, clock, settings);
+        pods = new KubeletLoop(nodes, view, this::sendAwaitingVerdict, kubelets, executor, kubelet, shape, clock,
+                settings);
         if (staticPodDir != null) {
             pods.withStaticPods(staticPodDir);
         }
@@ -489,6 +492,27 @@ public final class NodeSimulator implements AutoCloseable {
             }
         });
     }
+
+    /**
+     * Sends a pod's command and answers the writer's verdict on it: done once decided, or failed when the send fails
+     * or no verdict came within {@link #VERDICT_WAIT} (then it is forgotten). The kubelet loop decides again only once
+     * its command was decided: a writer working through a backlog is not sent duplicates to reject.
+     */
+    private CompletableFuture<?> sendAwaitingVerdict(Command command) {
+        String requestId = command.getEnvelope().getRequestId();
+        CompletableFuture<?> verdict = outcomes.await(requestId);
+        sender.send(command).whenComplete((md, e) -> {
+            if (e != null) {
+                LOG.warn("node-sim: sending {} {} failed: {}", command.getVerb(), command.getName(), e.toString());
+                verdict.completeExceptionally(e);
+            }
+        });
+        return verdict.orTimeout(VERDICT_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((v, e) -> outcomes.forget(requestId));
+    }
+
+    /** How long a pod's command may wait for the writer's verdict before it is taken as lost and decided again. */
+    static final Duration VERDICT_WAIT = Duration.ofSeconds(60);
 
     /** Runs a task of the simulator's threads: a failure is logged, and the next task runs as planned. */
     static void safely(Runnable r) {

@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.Container;
 import io.eventplane.model.ContainerState;
@@ -102,7 +103,7 @@ public final class PodLifecycle {
                 .setInitContainerStatuses(init.isEmpty() ? null : initStatuses)
                 .setContainerStatuses(appStatuses)
                 .build();
-        return Pod.newBuilder(pod).setStatus(next).build();
+        return ObjectAccess.with(pod, "status", next); // shallow: a builder would deep-copy the whole pod
     }
 
     private static ContainerStatus waiting(Container k, String reason) {

@@ -125,13 +125,14 @@ public final class Scheduler implements BatchReconciler {
     }
 
     /**
-     * The default scheduler on the runtime, not started: a view of its own (its bookkeeping runs on the view's
-     * thread), and events reported as {@code default-scheduler} as kube-scheduler does.
+     * The default scheduler on the runtime, not started: on the process's shared view (its bookkeeping runs on the
+     * view's thread; in one process with the API and node-sim the log is then decoded once, not once each), and events
+     * reported as {@code default-scheduler} as kube-scheduler does.
      *
      * @param actor who the commands come from (the envelope's actor) and the clients' id
      */
     public static Controller controller(EventplaneConfig config, String actor, Clock clock, Scheduler scheduler) {
-        return Controller.batch(config, actor, scheduler.schedulerName, clock, scheduler).ownView();
+        return Controller.batch(config, actor, scheduler.schedulerName, clock, scheduler);
     }
 
     public static Controller controller(EventplaneConfig config, String actor) {
@@ -182,6 +183,9 @@ public final class Scheduler implements BatchReconciler {
             boolean gone = change.getType() == ChangeType.DELETED;
             if (gone) {
                 snapshots.forget(change.getUid());
+            }
+            if (change.getType() == ChangeType.BOUND || assumed.contains(key)) {
+                assumed.changed(key); // may settle an assumption
             }
             nominated.observe(key, gone ? null : pod, schedulerName);
             if (change.getType() == ChangeType.BOUND) {
@@ -291,9 +295,6 @@ public final class Scheduler implements BatchReconciler {
         if (!bindingsSent.isEmpty()) {
             Instant oldest = clock.instant().minus(assumeTimeout);
             bindingsSent.values().removeIf(sent -> sent.at().isBefore(oldest));
-        }
-        if (assumed.size() == 0) {
-            return;
         }
         for (AssumedPods.Assumed a : assumed.prune(this::pod, clock.instant())) {
             LOG.info("{}: binding of {} to {} not seen within the timeout; deciding again", actor, a.key(), a.node());

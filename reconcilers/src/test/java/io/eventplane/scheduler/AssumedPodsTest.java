@@ -50,6 +50,7 @@ class AssumedPodsTest {
         AssumedPods.Assumed a = assume("a");
         Pod p = view.get(a.key());
         view.put(a.key(), Pod.newBuilder(p).setSpec(PodSpec.newBuilder(p.getSpec()).setNodeName("node-1").build()).build());
+        assumed.changed(a.key());
 
         assertTrue(prune(T0.plusSeconds(1)).isEmpty());
         assertFalse(assumed.contains(a.key()));
@@ -63,6 +64,8 @@ class AssumedPodsTest {
         view.remove(gone.key());
         Pod p = view.get(replaced.key());
         view.put(replaced.key(), Pod.newBuilder(p).setMetadata(ObjectMeta.newBuilder(p.getMetadata()).setUid("other").build()).build());
+        assumed.changed(gone.key());
+        assumed.changed(replaced.key());
 
         prune(T0.plusSeconds(1));
 
@@ -75,6 +78,31 @@ class AssumedPodsTest {
         AssumedPods.Assumed a = assume("a");
 
         assertEquals(List.of(a), prune(T0.plusSeconds(31)));
+        assertFalse(assumed.contains(a.key()));
+    }
+
+    @Test
+    @DisplayName("a binding the view showed before the assumption was made settles it at the next prune")
+    void boundBeforeAssumed() {
+        Pod p = pod("early", "100m");
+        String key = "Pod/default/early";
+        view.put(key, Pod.newBuilder(p).setSpec(PodSpec.newBuilder(p.getSpec()).setNodeName("node-1").build()).build());
+        assumed.changed(key);
+        assumed.assume(new AssumedPods.Assumed(key, p.getMetadata().getUid(), "node-1", PodInfo.of(p), T0));
+
+        assertTrue(prune(T0.plusSeconds(1)).isEmpty());
+        assertFalse(assumed.contains(key));
+    }
+
+    @Test
+    @DisplayName("an assumption the view settled without saying so is dropped at its expiry, not handed back")
+    void settledUnreportedIsNotExpired() {
+        AssumedPods.Assumed a = assume("quiet");
+        view.remove(a.key());
+
+        assertTrue(prune(T0.plusSeconds(1)).isEmpty());
+        assertTrue(assumed.contains(a.key()));
+        assertTrue(prune(T0.plusSeconds(31)).isEmpty());
         assertFalse(assumed.contains(a.key()));
     }
 }

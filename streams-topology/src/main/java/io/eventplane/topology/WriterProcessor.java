@@ -38,6 +38,10 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private final Serde<ObjectChanged> changes;
     private final Serde<Command> commands;
     private KeyValueStore<String, byte[]> store;
+    /** Objects decided a moment ago, decoded (the processor lives and dies with its task and its store). */
+    private final DecodedObjects decoded = new DecodedObjects(DECODED_OBJECTS);
+    /** About 100-200 MB of decoded pods at most: the objects of a burst of changes stay decoded between its steps. */
+    static final int DECODED_OBJECTS = 50_000;
     /** At most one early commit per tick: a steady stream of fresh commands shares commits this long. */
     static final long TICK_MS = 20;
     private long lastEarlyCommit;
@@ -98,7 +102,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         } else {
             try {
                 byte[] stored = store.get(key);
-                ObjectChanged current = stored == null ? null : changes.deserializer().deserialize(eventsTopic, stored);
+                ObjectChanged current = decoded.decode(key, stored,
+                        bytes1 -> changes.deserializer().deserialize(eventsTopic, bytes1));
                 decision = decider.decide(command, current, position);
                 bytes = decision.change().map(change -> changes.serializer().serialize(eventsTopic, change))
                         .orElse(null);
@@ -122,8 +127,10 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         if (bytes != null) {
             if (decision.change().get().getType() == ChangeType.DELETED) {
                 store.delete(key);
+                decoded.written(key, null, null);
             } else {
                 store.put(key, bytes);
+                decoded.written(key, bytes, decision.change().get());
             }
             context.forward(record.withValue((Object) bytes), WriterTopology.EVENTS_SINK);
         }

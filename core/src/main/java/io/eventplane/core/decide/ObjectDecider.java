@@ -131,8 +131,7 @@ public final class ObjectDecider {
             next = ObjectAccess.with(stored, "status", ObjectAccess.field(object, "status"));
             if (in.getManagedFields() != null) {
                 // The gateway records who changed status (server-side apply field ownership).
-                next = ObjectAccess.withMeta(next, ObjectMeta.newBuilder(old).setManagedFields(in.getManagedFields())
-                        .build());
+                next = ObjectAccess.withMeta(next, ObjectAccess.with(old, "managedFields", in.getManagedFields()));
             }
             List<StatusCause> causes = r.validateStatusUpdate(stored, next);
             if (!causes.isEmpty()) {
@@ -177,7 +176,9 @@ public final class ObjectDecider {
                         .setGeneration(old.getGeneration() == null ? 1L : old.getGeneration() + 1).build());
             }
         }
-        ObjectMeta nextMeta = ObjectMeta.newBuilder(ObjectAccess.meta(next)).setResourceVersion(old.getResourceVersion()).build();
+        // Shallow copies of metadata here and in accept: a builder would deep-copy labels, owners and managedFields on
+        // every change, and nothing here mutates what it shares.
+        ObjectMeta nextMeta = ObjectAccess.with(ObjectAccess.meta(next), "resourceVersion", old.getResourceVersion());
         next = ObjectAccess.withMeta(next, nextMeta);
         if (next.equals(stored)) {
             return noop(command, current);
@@ -367,8 +368,7 @@ public final class ObjectDecider {
 
     private static Decision accept(Command command, ChangeType type, SpecificRecord object, ObjectChanged previous,
                                    long position) {
-        ObjectMeta meta = ObjectMeta.newBuilder(ObjectAccess.meta(object))
-                .setResourceVersion(Long.toString(position)).build();
+        ObjectMeta meta = ObjectAccess.with(ObjectAccess.meta(object), "resourceVersion", Long.toString(position));
         SpecificRecord stored = ObjectAccess.withMeta(object, meta);
         ObjectChanged change = ObjectChanged.newBuilder()
                 .setEnvelope(command.getEnvelope())

@@ -64,6 +64,33 @@ public final class ObjectAccess {
         return copy;
     }
 
+    /**
+     * What a status update needs to carry: the object's identity (name, namespace, uid, resourceVersion; managedFields
+     * when set) and its status, every other optional field left out. The writer takes only these from a status update
+     * (the rest comes from the stored object), so the command is a fraction of the object to encode and decode.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T extends SpecificRecord> T statusOnly(T object) {
+        Schema schema = object.getSchema();
+        T out = (T) SpecificData.getForSchema(schema).newRecord(null, schema);
+        for (Schema.Field f : schema.getFields()) {
+            boolean optional = f.schema().isNullable();
+            if (f.name().equals("metadata")) {
+                ObjectMeta m = meta(object);
+                ObjectMeta identity = new ObjectMeta();
+                identity.setName(m.getName());
+                identity.setNamespace(m.getNamespace());
+                identity.setUid(m.getUid());
+                identity.setResourceVersion(m.getResourceVersion());
+                identity.setManagedFields(m.getManagedFields());
+                out.put(f.pos(), identity);
+            } else if (f.name().equals("status") || !optional) {
+                out.put(f.pos(), object.get(f.pos()));
+            }
+        }
+        return out;
+    }
+
     /** Whether two objects are equal in every field but metadata and status: the "spec" that bumps generation. */
     public static boolean sameSpec(SpecificRecord a, SpecificRecord b) {
         for (Schema.Field f : a.getSchema().getFields()) {

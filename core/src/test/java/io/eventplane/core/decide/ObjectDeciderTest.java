@@ -382,6 +382,30 @@ class ObjectDeciderTest {
                 .build(), null).outcome().getCode(), "pods are not created by an update");
     }
 
+    @Test
+    @DisplayName("a status update carrying only identity and status (as components send it) changes status only, "
+            + "as the whole object would")
+    void statusOnlyUpdate() {
+        ObjectChanged c = bind(created(pod("web", container("nginx", "nginx:1.14.2"))));
+        Pod whole = Pod.newBuilder(stored(c)).setStatus(io.eventplane.model.PodStatus.newBuilder(stored(c).getStatus())
+                .setPhase("Running").build()).build();
+        Pod slim = io.eventplane.core.meta.ObjectAccess.statusOnly(whole);
+        assertEquals(null, slim.getSpec());
+        assertEquals(whole.getMetadata().getResourceVersion(), slim.getMetadata().getResourceVersion());
+        assertEquals(null, slim.getMetadata().getLabels());
+
+        ObjectChanged fromWhole = decide(command(Verb.UPDATE_STATUS, whole, T0), c).change().orElseThrow();
+        position--;
+        ObjectChanged fromSlim = decide(command(Verb.UPDATE_STATUS, slim, T0), c).change().orElseThrow();
+        assertEquals(fromWhole, fromSlim);
+        assertEquals("Running", stored(fromSlim).getStatus().getPhase());
+        assertEquals(stored(c).getSpec(), stored(fromSlim).getSpec());
+
+        Pod stale = io.eventplane.core.meta.ObjectAccess.statusOnly(Pod.newBuilder(whole)
+                .setMetadata(ObjectMeta.newBuilder(whole.getMetadata()).setResourceVersion("1").build()).build());
+        assertEquals(409, decide(command(Verb.UPDATE_STATUS, stale, T0), c).outcome().getCode());
+    }
+
     ObjectChanged bind(ObjectChanged c) {
         Decision d = decide(bindCommand(stored(c).getMetadata().getUid(), "node-1"), c);
         assertTrue(d.outcome().getAccepted(), d.outcome().getMessage());

@@ -85,12 +85,14 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
                     + "' with subject '" + subject + "': " + e.getMessage(), e);
         }
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-            out.write(WireFormat.header(plan.id()));
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-            plan.write(record, encoder);
-            encoder.flush();
-            return out.toByteArray();
+            Buffers b = BUFFERS.get();
+            // Reconfiguring flushes what a failed record left in the encoder's buffer: reset the sink after it.
+            b.encoder = EncoderFactory.get().binaryEncoder(b.sink, b.encoder);
+            b.sink.reset();
+            b.sink.write(WireFormat.header(plan.id()));
+            plan.write(record, b.encoder);
+            b.encoder.flush();
+            return b.sink.toByteArray();
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("cannot serialize " + schema.getFullName() + " to topic '" + topic
                     + "' with schema id " + plan.id() + ": " + e.getMessage(), e);
@@ -154,6 +156,14 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
         // A generated class's schema names that class; SpecificDatumWriter handles both, generic data included.
         return (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema);
     }
+
+    /** Each thread's reusable output: a buffered encoder over a sink that keeps its capacity. */
+    private static final class Buffers {
+        final ByteSink sink = new ByteSink();
+        BinaryEncoder encoder;
+    }
+
+    private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
     private record SubjectAndSchema(String subject, Schema schema) {
     }
