@@ -140,7 +140,7 @@ final class KubeletLoop implements UsageSampler.Runs {
             }
             Map<String, Pod> desired = statics.mirrors(name, node.get().getUid(), now);
             staticMirrors.put(name, desired);
-            statics.sync(name, desired, StaticPods.mirrorsOn(view, name), cmdFor(n)).forEach(send);
+            statics.sync(name, desired, StaticPods.mirrorsOn(view, name), cmdFor(n)).forEach(send::apply);
         }
     }
 
