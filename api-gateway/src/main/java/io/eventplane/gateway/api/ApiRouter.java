@@ -253,6 +253,17 @@ public final class ApiRouter {
                 }
                 yield logs.log(request, path);
             }
+            case "exec", "attach", "portforward" -> {
+                if (path.kind() != Kinds.POD) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                if (!method.equals("GET") && !method.equals("POST")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                reads.get(request, path); // 404 for a missing pod, as kube-apiserver answers first
+                // The streams themselves are WebSocket upgrades (http.PodStreamSocket); a plain request gets this.
+                throw new ApiException(Statuses.badRequest("Upgrade request required"));
+            }
             default -> throw new ApiException(Statuses.noSuchResource());
         };
     }
