@@ -165,4 +165,23 @@ class KubectlExecTest {
         String out = kubectl.ok("attach", "ticker", "-c", "main");
         assertTrue(out.matches("(?s).*tick \\d+\\n.*"), out);
     }
+
+    @Test
+    @DisplayName("POD-11.2 POD-11.4 kubectl debug -i --image=busybox --target=app: an ephemeral container is added, runs, and its process answers")
+    void debug() throws Exception {
+        Kubectl.Result debug = kubectl.run("debug", "web", "-i", "--image=busybox:1.36", "--target=app",
+                "--container=debugger", "--", "sh", "-c", "echo hi from $HOSTNAME");
+        assertEquals(0, debug.exit(), debug.out());
+        assertTrue(debug.out().contains("hi from web"), debug.out());
+        assertEquals("debugger", kubectl.ok("get", "pod", "web", "-o",
+                "jsonpath={.spec.ephemeralContainers[0].name}"));
+        kubectl.until(o -> o.contains("running"), 30, "get", "pod", "web", "-o",
+                "jsonpath={.status.ephemeralContainerStatuses[0].state}");
+        assertEquals("hi\n", kubectl.ok("exec", "web", "-c", "debugger", "--", "echo", "hi"));
+        Kubectl.Result changed = kubectl.run("patch", "pod", "web", "--subresource=ephemeralcontainers",
+                "--type=json", "-p", "[{\"op\":\"replace\",\"path\":\"/spec/ephemeralContainers/0/image\","
+                        + "\"value\":\"alpine\"}]");
+        assertTrue(changed.out().contains("existing ephemeral containers \"debugger\" may not be changed"),
+                changed.out());
+    }
 }

@@ -253,6 +253,17 @@ public final class ApiRouter {
                 }
                 yield logs.log(request, path);
             }
+            case "ephemeralcontainers" -> {
+                if (path.kind() != Kinds.POD) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                yield switch (method) {
+                    case "GET" -> reads.get(request, path);
+                    case "PUT" -> writes.update(request, path, false);
+                    case "PATCH" -> patches.patch(request, path, false);
+                    default -> throw new ApiException(Statuses.methodNotAllowed());
+                };
+            }
             case "exec", "attach", "portforward" -> {
                 if (path.kind() != Kinds.POD) {
                     throw new ApiException(Statuses.noSuchResource());
