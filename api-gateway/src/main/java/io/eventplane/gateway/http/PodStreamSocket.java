@@ -23,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * {@link io.eventplane.gateway.exec.ContainerStreams}'. Runs on the event loop: nothing here blocks (sends are
  * queued in order, a close waits for the last of them).
  */
-@ServerWebSocket(value = "/api/v1/namespaces/{namespace}/pods/{name}/{subresource}", subprotocols = Channels.SUBPROTOCOLS)
+// The subresource is constrained: Micronaut routes other requests on a matching path here too.
+@ServerWebSocket(value = "/api/v1/namespaces/{namespace}/pods/{name}/{subresource:exec|attach|portforward}",
+        subprotocols = Channels.SUBPROTOCOLS)
 public class PodStreamSocket {
     private static final String STREAM = "eventplane.stream";
     private final GatewayRuntime runtime;
