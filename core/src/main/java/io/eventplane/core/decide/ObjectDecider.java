@@ -92,7 +92,7 @@ public final class ObjectDecider {
         causes.addAll(r.validate(prepared));
         causes.addAll(r.validateCreate(prepared));
         if (!causes.isEmpty()) {
-            throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+            throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
         }
         return accept(command, ChangeType.CREATED, prepared, null, position);
     }
@@ -127,7 +127,7 @@ public final class ObjectDecider {
             List<StatusCause> causes = new ArrayList<>(MetadataRules.validate(ObjectAccess.meta(next)));
             causes.addAll(r.validate(next));
             if (!causes.isEmpty()) {
-                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }
         } else if (subresource.equals(EPHEMERAL_CONTAINERS)) {
             // Debug containers are added here and nowhere else; nothing else of the object changes.
@@ -150,7 +150,7 @@ public final class ObjectDecider {
             }
             List<StatusCause> causes = r.validateStatusUpdate(stored, next);
             if (!causes.isEmpty()) {
-                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }
         } else {
             next = object;
@@ -184,7 +184,7 @@ public final class ObjectDecider {
             causes.addAll(r.validateUpdate(stored, next));
             causes.addAll(r.validate(next));
             if (!causes.isEmpty()) {
-                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }
             if (!ObjectAccess.sameSpec(stored, next)) {
                 next = ObjectAccess.withMeta(next, ObjectMeta.newBuilder(ObjectAccess.meta(next))
@@ -420,6 +420,11 @@ public final class ObjectDecider {
                 .setReason(reason)
                 .setMessage(message)
                 .setCauses(causes);
+    }
+
+    /** {@code Pod}, or {@code Ingress.networking.k8s.io}: how Kubernetes names a kind in an Invalid message. */
+    public static String qualifiedKind(KindInfo kind) {
+        return kind.group().isEmpty() ? kind.kind() : kind.kind() + "." + kind.group();
     }
 
     /** {@code pods}, or {@code leases.coordination.k8s.io}: how Kubernetes names a resource in messages. */
