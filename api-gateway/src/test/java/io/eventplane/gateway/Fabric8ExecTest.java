@@ -63,7 +63,8 @@ class Fabric8ExecTest {
                 assertEquals(0, watch.exitCode().get(20, TimeUnit.SECONDS));
             }
             assertTrue(out.toString(StandardCharsets.UTF_8).contains("hello"), out.toString(StandardCharsets.UTF_8));
-            try (ExecWatch watch = client.pods().withName("fab-exec").inContainer("app").exec("sh", "-c", "exit 7")) {
+            try (ExecWatch watch = client.pods().withName("fab-exec").inContainer("app")
+                    .writingOutput(new ByteArrayOutputStream()).exec("sh", "-c", "exit 7")) {
                 assertEquals(7, watch.exitCode().get(20, TimeUnit.SECONDS));
             }
             try (InputStream hosts = client.pods().withName("fab-exec").inContainer("app").file("/etc/hostname")
