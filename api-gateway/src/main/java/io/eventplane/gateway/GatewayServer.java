@@ -18,6 +18,7 @@ import io.eventplane.gateway.api.ApiRouter;
 import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
 import io.eventplane.gateway.console.ConsoleRouter;
+import io.eventplane.gateway.exec.ContainerStreams;
 import io.eventplane.gateway.http.GatewayRuntime;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -142,7 +143,7 @@ public final class GatewayServer implements AutoCloseable {
                 .properties(micronautProperties(port, bindHost))
                 .singletons(new GatewayRuntime(router, new ConsoleRouter(config, view, Clock.systemUTC(),
                         Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports"))),
-                        watchPumps))
+                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps)))
                 .deduceEnvironment(false)
                 .banner(false)
                 .start();

@@ -50,12 +50,24 @@ final class Kubectl {
     }
 
     Result run(String... args) throws IOException, InterruptedException {
+        return runWithStdin(null, args);
+    }
+
+    /** kubectl reading {@code stdin} (null: none) on its standard input. */
+    Result runWithStdin(String stdin, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(path())); // no flags: --record records the command line as typed
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("HOME", dir.toString());
         pb.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
         Process p = pb.start();
+        if (stdin != null) {
+            try (var in = p.getOutputStream()) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        } else {
+            p.getOutputStream().close();
+        }
         if (!p.waitFor(150, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");

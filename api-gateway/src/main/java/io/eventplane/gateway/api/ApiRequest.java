@@ -68,8 +68,17 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
         return new Selection(path.kind(), path.kind().namespaced() ? path.namespace() : null, labels, fields);
     }
 
+    /**
+     * Where the HTTP layer moves the {@code Upgrade} header of WebSocket upgrades it does not serve as WebSockets
+     * (watches), so that Micronaut's WebSocket handling leaves them to us.
+     */
+    public static final String MOVED_UPGRADE = "x-eventplane-upgrade";
+
     public boolean isWebSocketUpgrade() {
         String upgrade = header("upgrade");
+        if (upgrade == null) {
+            upgrade = header(MOVED_UPGRADE);
+        }
         return upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket");
     }
 

@@ -279,6 +279,28 @@ public final class ApiRouter {
                 }
                 yield logs.log(request, path);
             }
+            case "ephemeralcontainers" -> {
+                if (path.kind() != Kinds.POD) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                yield switch (method) {
+                    case "GET" -> reads.get(request, path);
+                    case "PUT" -> writes.update(request, path, false);
+                    case "PATCH" -> patches.patch(request, path, false);
+                    default -> throw new ApiException(Statuses.methodNotAllowed());
+                };
+            }
+            case "exec", "attach", "portforward" -> {
+                if (path.kind() != Kinds.POD) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                if (!method.equals("GET") && !method.equals("POST")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                reads.get(request, path); // 404 for a missing pod, as kube-apiserver answers first
+                // The streams themselves are WebSocket upgrades (http.PodStreamSocket); a plain request gets this.
+                throw new ApiException(Statuses.badRequest("Upgrade request required"));
+            }
             default -> throw new ApiException(Statuses.noSuchResource());
         };
     }

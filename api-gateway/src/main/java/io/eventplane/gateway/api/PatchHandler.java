@@ -1,5 +1,6 @@
 package io.eventplane.gateway.api;
 
+import io.eventplane.core.decide.ObjectDecider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.client.Requests;
@@ -80,11 +81,15 @@ final class PatchHandler {
             Ownership.recordUpdate(request, kind, current, (ObjectNode) patched, status ? "status" : "",
                     backend.clock().instant());
             BodyDecoder.Body<SpecificRecord> body = BodyDecoder.tree(patched, kind, mode);
-            SpecificRecord object = status ? body.object() : writes.admitUpdate(request, kind, path.storedNamespace(),
-                    path.name(), ReadHandler.current(backend.view(), path), body.object());
+            boolean ephemeral = ObjectDecider.EPHEMERAL_CONTAINERS.equals(path.subresource());
+            SpecificRecord object = status || ephemeral ? body.object() : writes.admitUpdate(request, kind,
+                    path.storedNamespace(), path.name(), ReadHandler.current(backend.view(), path), body.object());
             try {
-                Requests.Result r = submitter.forRequest(request).put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind,
-                        path.storedNamespace(), path.name(), object);
+                Requests.Result r = ephemeral
+                        ? submitter.forRequest(request).ephemeralContainers(kind, path.storedNamespace(), path.name(),
+                                object)
+                        : submitter.forRequest(request).put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind,
+                                path.storedNamespace(), path.name(), object);
                 return ApiResponse.json(200, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(body.warnings());
             } catch (ApiException e) {

@@ -73,6 +73,12 @@ final class Submitter {
             return submit(command, kind);
         }
 
+        /** An update through the ephemeralcontainers subresource (a Pod's spec.ephemeralContainers). */
+        Requests.Result ephemeralContainers(KindInfo kind, String namespace, String name, SpecificRecord object) {
+            return submit(base(Verb.UPDATE, kind, namespace, name).setObject(object)
+                    .setSubresource(ObjectDecider.EPHEMERAL_CONTAINERS).build(), kind);
+        }
+
         /** An update through the finalize subresource (a Namespace's spec.finalizers). */
         Requests.Result finalize(KindInfo kind, String name, SpecificRecord object) {
             return submit(base(Verb.UPDATE, kind, "", name).setObject(object).setSubresource(ObjectDecider.FINALIZE)

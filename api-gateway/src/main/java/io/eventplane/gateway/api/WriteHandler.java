@@ -1,5 +1,6 @@
 package io.eventplane.gateway.api;
 
+import io.eventplane.core.decide.ObjectDecider;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.eventplane.client.Requests;
 import io.eventplane.core.kinds.KindInfo;
@@ -100,12 +101,15 @@ final class WriteHandler {
                 object = ObjectAccess.withMeta(object, ObjectMeta.newBuilder(ObjectAccess.meta(object))
                         .setResourceVersion(ObjectAccess.meta(current).getResourceVersion()).build());
             }
-            if (!status && current != null) {
+            boolean ephemeral = ObjectDecider.EPHEMERAL_CONTAINERS.equals(path.subresource());
+            if (!status && !ephemeral && current != null) {
                 object = admitUpdate(request, kind, namespace, path.name(), current, object);
             }
             try {
-                Requests.Result r = submitter.forRequest(request)
-                        .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
+                Requests.Result r = ephemeral
+                        ? submitter.forRequest(request).ephemeralContainers(kind, namespace, path.name(), object)
+                        : submitter.forRequest(request)
+                                .put(status ? Verb.UPDATE_STATUS : Verb.UPDATE, kind, namespace, path.name(), object);
                 int code = r.outcome().getChanged() && r.object().getType() == ChangeType.CREATED ? 201 : 200;
                 return ApiResponse.json(code, Json.encodeObject(kind, (SpecificRecord) r.object().getObject()))
                         .withWarnings(body.warnings());

@@ -66,9 +66,13 @@ public final class Discovery {
     private static List<Subresource> subresources(KindInfo k) {
         List<Subresource> out = new ArrayList<>();
         if (k == Kinds.POD) {
+            out.add(new Subresource("attach", null, null, "PodAttachOptions", List.of("create", "get")));
             out.add(new Subresource("binding", null, null, "Binding", List.of("create")));
+            out.add(new Subresource("ephemeralcontainers", null, null, "Pod", List.of("get", "patch", "update")));
             out.add(new Subresource("eviction", "policy", "v1", "Eviction", List.of("create")));
+            out.add(new Subresource("exec", null, null, "PodExecOptions", List.of("create", "get")));
             out.add(new Subresource("log", null, null, "Pod", List.of("get")));
+            out.add(new Subresource("portforward", null, null, "PodPortForwardOptions", List.of("create", "get")));
         }
         if (SCALABLE.contains(k)) {
             out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));

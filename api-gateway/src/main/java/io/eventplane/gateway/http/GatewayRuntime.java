@@ -2,6 +2,7 @@ package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.api.ApiRouter;
 import io.eventplane.gateway.console.ConsoleRouter;
+import io.eventplane.gateway.exec.ContainerStreams;
 import java.util.concurrent.Executor;
 
 /**
@@ -11,6 +12,8 @@ import java.util.concurrent.Executor;
  * @param router      answers every API request
  * @param console     answers {@code /ui} and below: the web console
  * @param watchPumps  runs the blocking loops that feed watch streams
+ * @param streams     opens pods/exec, attach and portforward streams (the WebSocket upgrades)
  */
-public record GatewayRuntime(ApiRouter router, ConsoleRouter console, Executor watchPumps) {
+public record GatewayRuntime(ApiRouter router, ConsoleRouter console, Executor watchPumps,
+                             ContainerStreams streams) {
 }

@@ -72,6 +72,19 @@ public interface KindRules<T extends SpecificRecord> {
     }
 
     /**
+     * The object a write through the {@code ephemeralcontainers} subresource stores; null when the kind has no such
+     * subresource. Only a Pod has one.
+     */
+    default T ephemeralContainers(T stored, T written) {
+        return null;
+    }
+
+    /** Why an {@code ephemeralcontainers} write from {@code stored} to {@code next} is invalid. */
+    default List<StatusCause> validateEphemeralContainers(T stored, T next) {
+        return List.of();
+    }
+
+    /**
      * Why a delete of {@code object} is refused, if it is: a system PriorityClass (Kubernetes' registry refuses it), a
      * Namespace whose content is still being removed.
      */

@@ -32,6 +32,8 @@ public final class ObjectDecider {
     public static final String ORPHAN_FINALIZER = "orphan";
     /** The subresource of a Namespace's spec.finalizers ({@code PUT /api/v1/namespaces/x/finalize}). */
     public static final String FINALIZE = "finalize";
+    /** The subresource of a Pod's spec.ephemeralContainers ({@code pods/x/ephemeralcontainers}). */
+    public static final String EPHEMERAL_CONTAINERS = "ephemeralcontainers";
 
     private final RulesRegistry rules;
 
@@ -111,7 +113,8 @@ public final class ObjectDecider {
             throw new RejectedException(Rejection.badRequest(resource(kind) + " have no status subresource"));
         }
         String subresource = command.getSubresource() == null ? "" : command.getSubresource();
-        if (!subresource.isEmpty() && (status || !subresource.equals(FINALIZE))) {
+        if (!subresource.isEmpty() && (status || !subresource.equals(FINALIZE)
+                && !subresource.equals(EPHEMERAL_CONTAINERS))) {
             throw new RejectedException(Rejection.badRequest("unknown subresource \"" + subresource + "\""));
         }
         SpecificRecord next;
@@ -125,6 +128,17 @@ public final class ObjectDecider {
             causes.addAll(r.validate(next));
             if (!causes.isEmpty()) {
                 throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
+            }
+        } else if (subresource.equals(EPHEMERAL_CONTAINERS)) {
+            // Debug containers are added here and nowhere else; nothing else of the object changes.
+            next = r.ephemeralContainers(stored, object);
+            if (next == null) {
+                throw new RejectedException(Rejection.badRequest(resource(kind)
+                        + " have no ephemeralcontainers subresource"));
+            }
+            List<StatusCause> causes = r.validateEphemeralContainers(stored, next);
+            if (!causes.isEmpty()) {
+                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
             }
         } else if (status) {
             // The status subresource changes status and nothing else.

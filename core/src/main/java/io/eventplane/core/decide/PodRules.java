@@ -399,6 +399,17 @@ public final class PodRules implements KindRules<Pod> {
         return causes;
     }
 
+    /** POD-11.2, POD-11.3, POD-11.5: the ephemeralcontainers subresource. */
+    @Override
+    public Pod ephemeralContainers(Pod stored, Pod written) {
+        return EphemeralContainerRules.apply(stored, written);
+    }
+
+    @Override
+    public List<StatusCause> validateEphemeralContainers(Pod stored, Pod next) {
+        return EphemeralContainerRules.validate(stored, next);
+    }
+
     /** {@code updated} with each container's image taken from {@code old} (same count and order), else unchanged. */
     private static List<Container> withImages(List<Container> updated, List<Container> old) {
         if (updated == null || old == null || updated.size() != old.size()) {
