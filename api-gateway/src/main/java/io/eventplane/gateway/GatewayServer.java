@@ -2,6 +2,7 @@ package io.eventplane.gateway;
 
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.CustomKindsFeed;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
@@ -107,6 +108,7 @@ public final class GatewayServer implements AutoCloseable {
         String id = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
         TopicSetup.ensureTopics(config);
         view = keep(new ObjectView(config, id).indexPodsByNode().start());
+        CustomKindsFeed.attach(view);
         Outcomes outcomes = keep(new Outcomes(config, id + "-outcomes"));
         CommandSender sender = keep(new CommandSender(config, id));
         requests = new Requests(sender, outcomes, view);

@@ -61,7 +61,8 @@ public final class TableRenderer {
             Map.entry("PriorityClass", QuotaColumns.PRIORITY_CLASS),
             Map.entry("ResourceQuota", QuotaColumns.RESOURCE_QUOTA),
             Map.entry("LimitRange", QuotaColumns.LIMIT_RANGE),
-            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER));
+            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER),
+            Map.entry("CustomResourceDefinition", ExtensionColumns.CUSTOM_RESOURCE_DEFINITION));
 
     private TableRenderer() {
     }

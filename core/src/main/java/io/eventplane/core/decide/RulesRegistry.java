@@ -39,6 +39,7 @@ public final class RulesRegistry {
         r.register(Kinds.IP_ADDRESS, new IPAddressRules());
         r.register(Kinds.SERVICE_CIDR, new ServiceCIDRRules());
         r.register(Kinds.NODE_PORT_ALLOCATION, new NodePortAllocationRules());
+        r.register(Kinds.CUSTOM_RESOURCE_DEFINITION, new CustomResourceDefinitionRules());
         return r;
     }
 

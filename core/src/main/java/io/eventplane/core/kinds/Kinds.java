@@ -27,6 +27,7 @@ import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StorageClass;
 import io.eventplane.model.allocation.NodePortAllocation;
+import io.eventplane.model.apiextensions.CustomResourceDefinition;
 import io.eventplane.model.discovery.EndpointSlice;
 import io.eventplane.model.networking.IPAddress;
 import io.eventplane.model.networking.ServiceCIDR;
@@ -68,6 +69,9 @@ public final class Kinds {
     public static final KindInfo HORIZONTAL_POD_AUTOSCALER = new KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", List.of("hpa"), true, true, HorizontalPodAutoscaler.class);
     public static final KindInfo IP_ADDRESS = new KindInfo("IPAddress", "networking.k8s.io", "v1", "ipaddresses", "ipaddress", List.of("ip"), false, false, IPAddress.class);
     public static final KindInfo SERVICE_CIDR = new KindInfo("ServiceCIDR", "networking.k8s.io", "v1", "servicecidrs", "servicecidr", List.of(), false, true, ServiceCIDR.class);
+    public static final KindInfo CUSTOM_RESOURCE_DEFINITION = new KindInfo("CustomResourceDefinition",
+            "apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition", List.of("crd", "crds"),
+            false, true, CustomResourceDefinition.class);
     /**
      * A node port held by a Service: stored, never served (kube-apiserver keeps its node port RangeAllocation the same
      * way). It is in {@link #all()} only.
@@ -98,7 +102,7 @@ public final class Kinds {
                 CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET, CONFIG_MAP, SECRET,
                 SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
                 STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER, IP_ADDRESS,
-                SERVICE_CIDR, NODE_PORT_ALLOCATION)) {
+                SERVICE_CIDR, NODE_PORT_ALLOCATION, CUSTOM_RESOURCE_DEFINITION)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }
