@@ -109,9 +109,97 @@ class KubectlCustomResourceDefinitionTest {
 
     @Test
     @Order(4)
-    @DisplayName("CRD-4 deleting the definition stops serving its kind")
+    @DisplayName("CRD-5 custom objects: kubectl apply, defaults from the schema, kubectl get with the printer columns "
+            + "and short name, field selector on metadata.name")
+    void customObjects() throws Exception {
+        String out = kubectl.ok("apply", "-f", manifest("crd/crontab.yaml").toString()).out();
+        assertTrue(out.contains("crontab.stable.example.com/my-new-cron-object created"), out);
+        JsonNode ct = json(kubectl.gateway.get("/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object"));
+        assertEquals("stable.example.com/v1", ct.path("apiVersion").asText(), ct.toString());
+        assertEquals("CronTab", ct.path("kind").asText());
+        assertEquals(1, ct.path("spec").path("replicas").asInt(), "defaulted: " + ct);
+        assertEquals("my-awesome-cron-image", ct.path("spec").path("image").asText());
+        assertEquals(1, ct.path("metadata").path("generation").asInt());
+        String table = kubectl.ok("get", "ct").out();
+        assertTrue(table.startsWith("NAME") && table.contains("SPEC") && table.contains("REPLICAS")
+                && table.contains("AGE"), table);
+        assertTrue(table.contains("my-new-cron-object") && table.contains("* * * * */5"), table);
+        String byName = kubectl.ok("get", "crontabs", "--field-selector", "metadata.name=my-new-cron-object",
+                "-o", "name").out();
+        assertEquals("crontab.stable.example.com/my-new-cron-object", byName.trim());
+        assertTrue(kubectl.ok("get", "all").out().contains("crontab.stable.example.com/my-new-cron-object"));
+    }
+
+    @Test
+    @Order(5)
+    @DisplayName("CRD-6 the writer validates custom objects against the schema (required, pattern, type, maximum) "
+            + "with Kubernetes' messages, and prunes unknown fields")
+    void validationAndPruning() {
+        HttpResponse<String> r = kubectl.gateway.post("/apis/stable.example.com/v1/namespaces/default/crontabs", """
+                {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"bad"},
+                 "spec":{"image":"x","replicas":11}}""");
+        assertEquals(422, r.statusCode(), r.body());
+        String message = json(r).path("message").asText();
+        assertTrue(message.contains("spec.cronSpec: Required value"), message);
+        assertTrue(message.contains("spec.replicas: Invalid value: 11: spec.replicas in body should be less than or "
+                + "equal to 10"), message);
+        r = kubectl.gateway.post("/apis/stable.example.com/v1/namespaces/default/crontabs", """
+                {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"bad"},
+                 "spec":{"cronSpec":"often","replicas":"two"}}""");
+        message = json(r).path("message").asText();
+        assertTrue(message.contains("spec.cronSpec: Invalid value: \"often\": spec.cronSpec in body should match"),
+                message);
+        assertTrue(message.contains("spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type "
+                + "integer: \"string\""), message);
+        r = kubectl.gateway.post("/apis/stable.example.com/v1/namespaces/default/crontabs?fieldValidation=Ignore", """
+                {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"pruned"},
+                 "spec":{"cronSpec":"* * * * *","extra":"dropped"},"other":{"a":1}}""");
+        assertEquals(201, r.statusCode(), r.body());
+        JsonNode pruned = json(r);
+        assertTrue(pruned.path("spec").path("extra").isMissingNode() && pruned.path("other").isMissingNode(),
+                pruned.toString());
+    }
+
+    @Test
+    @Order(6)
+    @DisplayName("CRD-7 merge and JSON patches apply, strategic merge is refused 415, status goes through the status "
+            + "subresource only, kubectl scale moves spec.replicas")
+    void patchStatusAndScale() throws Exception {
+        String path = "/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object";
+        HttpResponse<String> merged = kubectl.gateway.patch(path, "application/merge-patch+json",
+                "{\"spec\":{\"image\":\"v2\"},\"status\":{\"replicas\":9}}");
+        assertEquals(200, merged.statusCode(), merged.body());
+        assertEquals("v2", json(merged).path("spec").path("image").asText());
+        assertEquals(2, json(merged).path("metadata").path("generation").asInt());
+        assertTrue(json(merged).path("status").path("replicas").isMissingNode(), "status is the subresource's");
+        HttpResponse<String> jsonPatch = kubectl.gateway.patch(path, "application/json-patch+json",
+                "[{\"op\":\"replace\",\"path\":\"/spec/image\",\"value\":\"v3\"}]");
+        assertEquals("v3", json(jsonPatch).path("spec").path("image").asText(), jsonPatch.body());
+        HttpResponse<String> strategic = kubectl.gateway.patch(path, "application/strategic-merge-patch+json",
+                "{\"spec\":{\"image\":\"v4\"}}");
+        assertEquals(415, strategic.statusCode(), strategic.body());
+        HttpResponse<String> status = kubectl.gateway.patch(path + "/status", "application/merge-patch+json",
+                "{\"status\":{\"replicas\":1,\"labelSelector\":\"app=cron\"}}");
+        assertEquals(200, status.statusCode(), status.body());
+        assertEquals(1, json(status).path("status").path("replicas").asInt(), status.body());
+        assertEquals(3, json(status).path("metadata").path("generation").asInt(), "status does not bump generation");
+        kubectl.ok("scale", "crontab", "my-new-cron-object", "--replicas=3");
+        assertEquals(3, json(kubectl.gateway.get(path)).path("spec").path("replicas").asInt());
+        JsonNode scale = json(kubectl.gateway.get(path + "/scale"));
+        assertEquals("Scale", scale.path("kind").asText(), scale.toString());
+        assertEquals(3, scale.path("spec").path("replicas").asInt());
+        assertEquals(1, scale.path("status").path("replicas").asInt());
+        assertEquals("app=cron", scale.path("status").path("selector").asText());
+    }
+
+    @Test
+    @Order(9)
+    @DisplayName("CRD-4 deleting the definition deletes its objects and stops serving its kind")
     void deleteDefinition() throws Exception {
         kubectl.ok("delete", "crd", "crontabs.stable.example.com");
+        JsonNode audit = json(kubectl.gateway.get("/apis/eventplane.io/v1/audit?kind=CronTab&namespace=default"
+                + "&name=my-new-cron-object"));
+        assertTrue(audit.toString().contains("DELETED"), audit.toString());
         GatewayFixture.awaitTrue("crontabs leave discovery",
                 () -> kubectl.gateway.get("/apis/stable.example.com/v1").statusCode() == 404,
                 java.time.Duration.ofSeconds(10));

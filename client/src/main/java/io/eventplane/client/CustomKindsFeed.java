@@ -13,11 +13,16 @@ import io.eventplane.model.apiextensions.CustomResourceDefinition;
 public final class CustomKindsFeed implements ObjectView.Listener {
     @Override
     public void onChange(ObjectChanged change) {
+        apply(change);
+    }
+
+    /** Takes one change of the log into account (the writer calls it for the changes it decides). */
+    public static void apply(ObjectChanged change) {
         if (!change.getKind().equals(Kinds.CUSTOM_RESOURCE_DEFINITION.kind())) {
             return;
         }
         if (change.getType() == ChangeType.DELETED) {
-            CustomKinds.forget(change.getName());
+            CustomKinds.forget(change.getName(), change.getResourceVersion());
         } else {
             CustomKinds.define((CustomResourceDefinition) change.getObject());
         }

@@ -2,9 +2,11 @@ package io.eventplane.gateway.table;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.table.Columns.Column;
 import io.eventplane.gateway.wire.Json;
+import io.eventplane.model.apiextensions.CustomObject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -68,6 +70,10 @@ public final class TableRenderer {
     }
 
     public static Columns columnsFor(KindInfo kind) {
+        if (kind.type() == CustomObject.class) {
+            return CustomKinds.byResource(kind.group(), kind.version(), kind.plural())
+                    .<Columns>map(CustomColumns::new).orElse(SimpleColumns.DEFAULT);
+        }
         return BY_KIND.getOrDefault(kind.kind(), SimpleColumns.DEFAULT);
     }
 

@@ -22,7 +22,9 @@ import java.util.Set;
  * writer also plays the naming and establishing controllers: a definition it accepts has its names accepted and is
  * Established at once. Names are not checked against other definitions of the group (each is decided alone).
  */
-final class CustomResourceDefinitionRules implements KindRules<CustomResourceDefinition> {
+public final class CustomResourceDefinitionRules implements KindRules<CustomResourceDefinition> {
+    /** Held by a definition until its objects are deleted (the crd-finalizer controller removes it). */
+    public static final String CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
     private static final String NAMES_ACCEPTED = "NamesAccepted";
     private static final String ESTABLISHED = "Established";
 
@@ -66,7 +68,14 @@ final class CustomResourceDefinitionRules implements KindRules<CustomResourceDef
 
     @Override
     public CustomResourceDefinition prepareForCreate(CustomResourceDefinition crd, Instant now) {
-        return CustomResourceDefinition.newBuilder(crd).setStatus(accepted(null, crd, now)).build();
+        List<String> finalizers = new ArrayList<>(crd.getMetadata().getFinalizers() == null ? List.of()
+                : crd.getMetadata().getFinalizers());
+        if (!finalizers.contains(CLEANUP_FINALIZER)) {
+            finalizers.add(CLEANUP_FINALIZER);
+        }
+        return CustomResourceDefinition.newBuilder(crd).setStatus(accepted(null, crd, now))
+                .setMetadata(io.eventplane.model.ObjectMeta.newBuilder(crd.getMetadata()).setFinalizers(finalizers).build())
+                .build();
     }
 
     @Override

@@ -49,6 +49,9 @@ public final class RulesRegistry {
     }
 
     public KindRules<? extends SpecificRecord> rulesFor(KindInfo kind) {
+        if (kind.type() == io.eventplane.model.apiextensions.CustomObject.class) {
+            return CustomObjectRules.INSTANCE;
+        }
         return byKind.getOrDefault(kind.kind(), GenericRules.INSTANCE);
     }
 

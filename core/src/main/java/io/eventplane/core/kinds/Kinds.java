@@ -27,6 +27,7 @@ import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StorageClass;
 import io.eventplane.model.allocation.NodePortAllocation;
+import io.eventplane.model.apiextensions.CustomObject;
 import io.eventplane.model.apiextensions.CustomResourceDefinition;
 import io.eventplane.model.discovery.EndpointSlice;
 import io.eventplane.model.networking.IPAddress;
@@ -145,19 +146,21 @@ public final class Kinds {
         return c != null ? c.servedType() : served.type();
     }
 
+    /** A stored kind: compiled in, or the storage version of a kind a CustomResourceDefinition defines. */
     public static Optional<KindInfo> byKind(String kind) {
-        return Optional.ofNullable(BY_KIND.get(kind));
+        KindInfo k = BY_KIND.get(kind);
+        return k != null ? Optional.of(k) : CustomKinds.byKind(kind).map(CustomKinds.CustomKind::info);
     }
 
     public static KindInfo of(String kind) {
-        KindInfo k = BY_KIND.get(kind);
-        if (k == null) {
-            throw new IllegalArgumentException("unknown kind " + kind);
-        }
-        return k;
+        return byKind(kind).orElseThrow(() -> new IllegalArgumentException("unknown kind " + kind));
     }
 
     public static KindInfo of(SpecificRecord object) {
+        if (object instanceof CustomObject custom) {
+            return CustomKinds.byKind(custom.getKind()).map(CustomKinds.CustomKind::info)
+                    .orElseGet(() -> CustomKinds.undefined(custom));
+        }
         KindInfo k = BY_TYPE.get(object.getClass());
         if (k == null) {
             throw new IllegalArgumentException("not a stored kind: " + object.getClass().getName());
@@ -167,8 +170,10 @@ public final class Kinds {
 
     /** The kind served at {@code group/version/plural}, if any. */
     public static Optional<KindInfo> byResource(String group, String version, String plural) {
-        return served().stream()
+        Optional<KindInfo> compiled = served().stream()
                 .filter(k -> k.group().equals(group) && k.version().equals(version) && k.plural().equals(plural))
                 .findFirst();
+        return compiled.isPresent() ? compiled
+                : CustomKinds.byResource(group, version, plural).map(CustomKinds.CustomKind::info);
     }
 }
