@@ -2,6 +2,7 @@ package io.eventplane.gateway;
 
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.CustomKindsFeed;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.Outcomes;
 import io.eventplane.client.Requests;
@@ -121,6 +122,7 @@ public final class GatewayServer implements AutoCloseable {
         TopicSetup.ensureTopics(config);
         view = keep((sharedView ? ObjectView.shared(config, WATCH_CACHE) : new ObjectView(config, id, WATCH_CACHE))
                 .indexPodsByNode().start());
+        CustomKindsFeed.attach(view);
         Outcomes outcomes = keep(new Outcomes(config, id + "-outcomes"));
         CommandSender sender = keep(new CommandSender(config, id));
         requests = new Requests(sender, outcomes, view);

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
     /** The namespace, service account and resource quota controllers; no workload controllers, scheduler or nodes. */
-    static final String CONTROLLERS = "namespace,serviceaccount,resourcequota";
+    static final String CONTROLLERS = "namespace,serviceaccount,resourcequota,crd-finalizer";
     static final ObjectMapper JSON = new ObjectMapper();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();

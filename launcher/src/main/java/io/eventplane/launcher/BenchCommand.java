@@ -40,7 +40,7 @@ final class BenchCommand {
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
         if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs",
-                "statefulset", "console", "authz").contains(mode)) {
+                "statefulset", "console", "authz", "crd").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--partitions P] [--writers W] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -57,7 +57,8 @@ final class BenchCommand {
                     + "       eventplane bench statefulset [--sets 100] [--replicas 10] [--nodes 100] "
                     + "[--policy OrderedReady|Parallel|both] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench authz [--creates 1000] [--bindings 100] [--bootstrap B --registry URL]");
+                    + "       eventplane bench authz [--creates 1000] [--bindings 100] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench crd [--objects 100000] [--latency-samples 200] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -99,6 +100,11 @@ final class BenchCommand {
             if (mode.equals("nodesim")) {
                 NodeSimBench.run(config, work, options.intValue("nodes", 5_000), options.intValue("seconds", 30),
                         options.intValue("pods", 4_000), out);
+                return 0;
+            }
+            if (mode.equals("crd")) {
+                CrdBench.run(config, work, options.intValue("objects", 100_000), options.intValue("latency-samples", 200),
+                        out);
                 return 0;
             }
             if (mode.equals("deployment")) {

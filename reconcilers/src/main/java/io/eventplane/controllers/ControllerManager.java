@@ -2,6 +2,7 @@ package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.usage.UsageView;
+import io.eventplane.controllers.crdfinalizer.CrdFinalizerReconciler;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
@@ -118,7 +119,9 @@ public final class ControllerManager {
                     keyed(ClaimProtection::new)),
             new Definition("pv-protection", "pv-protection-controller", "pv-protection-controller",
                     keyed(VolumeProtection::new)),
-            new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)));
+            new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)),
+            new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
+                    keyed(CrdFinalizerReconciler::new)));
 
     private ControllerManager() {
     }

@@ -1,10 +1,12 @@
 package io.eventplane.topology;
 
+import io.eventplane.client.CustomKindsFeed;
 import io.eventplane.client.log.DeadLetter;
 import io.eventplane.core.Keys;
 import io.eventplane.core.ResourceVersions;
 import io.eventplane.core.decide.Decision;
 import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
 import io.eventplane.log.CommandOutcome;
@@ -14,11 +16,13 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,12 +79,23 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.store = context.getStateStore(WriterTopology.STORE);
+        defineCustomKinds();
         if (freshMs >= 0) {
             context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME, now -> {
                 if (freshUncommitted) {
                     requestCommit(now);
                 }
             });
+        }
+    }
+
+    /** The custom kinds of the definitions this task's store holds (custom objects are decided against them). */
+    private void defineCustomKinds() {
+        String prefix = Keys.of(Kinds.CUSTOM_RESOURCE_DEFINITION.kind(), "", "");
+        try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix, new StringSerializer())) {
+            while (it.hasNext()) {
+                CustomKindsFeed.apply(changes.deserializer().deserialize(eventsTopic, it.next().value));
+            }
         }
     }
 
@@ -125,6 +140,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
             bytes = null;
         }
         if (bytes != null) {
+            // The custom kinds a definition gives are decided on from its next command on.
+            CustomKindsFeed.apply(decision.change().get());
             if (decision.change().get().getType() == ChangeType.DELETED) {
                 store.delete(key);
                 decoded.written(key, null, null);

@@ -47,7 +47,7 @@ final class AuditHandler {
         try {
             String kind = request.param("kind");
             query = new AuditQuery(time(request, "since"), time(request, "until"), request.param("actor"),
-                    request.param("verb"), kind == null ? null : HistoryHandler.resolve(kind).kind(),
+                    request.param("verb"), kind == null ? null : HistoryHandler.storedKind(kind),
                     request.param("namespace"), request.param("name"), request.param("outcome"), limit(request));
             if (k8s) {
                 policy = request.method().equals("POST") && request.body().length > 0

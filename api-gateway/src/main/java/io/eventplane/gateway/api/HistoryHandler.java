@@ -67,10 +67,24 @@ final class HistoryHandler {
         return ApiResponse.json(200, out);
     }
 
+    /**
+     * The stored kind a word names; a capitalised word nothing serves now is taken as it is (the kind of a deleted
+     * CustomResourceDefinition, whose objects stay in the log).
+     */
+    static String storedKind(String word) {
+        if (!word.isEmpty() && Character.isUpperCase(word.charAt(0))) {
+            return Kinds.byKind(word).map(KindInfo::kind).orElse(word);
+        }
+        return resolve(word).kind();
+    }
+
     static KindInfo resolve(String word) {
         String w = word.toLowerCase(Locale.ROOT);
-        return Kinds.all().stream().filter(k -> k.kind().toLowerCase(Locale.ROOT).equals(w) || k.plural().equals(w)
+        java.util.List<KindInfo> kinds = new java.util.ArrayList<>(Kinds.all());
+        io.eventplane.core.kinds.CustomKinds.served().forEach(c -> kinds.add(c.info()));
+        return kinds.stream().filter(k -> k.kind().toLowerCase(Locale.ROOT).equals(w) || k.plural().equals(w)
                         || k.singular().equals(w) || k.shortNames().contains(w)).findFirst()
+                .or(() -> Kinds.byKind(word))
                 .orElseThrow(() -> new ApiException(Statuses.badRequest("unknown kind \"" + word + "\"")));
     }
 }

@@ -9,6 +9,7 @@ import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.model.apiextensions.CustomObject;
 import io.eventplane.gateway.fields.ManagedFields;
 import io.eventplane.gateway.patch.PatchApplier;
 import io.eventplane.gateway.patch.PatchException;
@@ -53,6 +54,11 @@ final class PatchHandler {
             return apply(request, path, status);
         }
         PatchApplier.Type type = patchType(request.contentType());
+        if (type == PatchApplier.Type.STRATEGIC && kind.type() == CustomObject.class) {
+            // Custom kinds have no patch strategies: kube-apiserver refuses strategic merge for them.
+            throw new ApiException(Statuses.unsupportedMediaType(request.contentType(), List.of(
+                    PatchApplier.Type.JSON.contentType(), PatchApplier.Type.MERGE.contentType(), APPLY_YAML)));
+        }
         if (request.param("force") != null) {
             throw new ApiException(Ownership.invalidOptions("force: Forbidden: may not be specified for non-apply patch"));
         }

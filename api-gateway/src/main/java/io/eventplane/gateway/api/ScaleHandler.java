@@ -19,8 +19,11 @@ import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.log.Verb;
 import io.eventplane.model.LabelSelector;
 import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.apiextensions.CustomObject;
+import io.eventplane.model.apiextensions.CustomResourceSubresourceScale;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -44,7 +47,7 @@ final class ScaleHandler {
     }
 
     static boolean scalable(KindInfo kind) {
-        return SCALABLE.contains(kind);
+        return SCALABLE.contains(kind) || CustomScale.of(kind).isPresent();
     }
 
     ApiResponse get(ResourcePath path) {
@@ -90,9 +93,15 @@ final class ScaleHandler {
             boolean pinned = !rv.isEmpty() && !rv.equals(currentRv);
             ObjectMeta meta = ObjectMeta.newBuilder(ObjectAccess.meta(current))
                     .setResourceVersion(rv.isEmpty() ? currentRv : rv).build();
-            SpecificRecord spec = (SpecificRecord) ObjectAccess.field(current, "spec");
-            SpecificRecord scaled = ObjectAccess.withMeta(
-                    ObjectAccess.with(current, "spec", ObjectAccess.with(spec, "replicas", replicas)), meta);
+            SpecificRecord scaled;
+            Optional<CustomResourceSubresourceScale> custom = CustomScale.of(kind);
+            if (custom.isPresent()) {
+                scaled = ObjectAccess.withMeta(CustomScale.scaled(custom.get(), (CustomObject) current, replicas), meta);
+            } else {
+                SpecificRecord spec = (SpecificRecord) ObjectAccess.field(current, "spec");
+                scaled = ObjectAccess.withMeta(
+                        ObjectAccess.with(current, "spec", ObjectAccess.with(spec, "replicas", replicas)), meta);
+            }
             scaled = Ownership.recordUpdate(request, kind, current, scaled, "scale", backend.clock().instant());
             try {
                 Requests.Result r = submitter.forRequest(request).put(Verb.UPDATE, kind, path.storedNamespace(),
@@ -162,6 +171,11 @@ final class ScaleHandler {
             if (meta.has(f)) {
                 m.set(f, meta.get(f));
             }
+        }
+        Optional<CustomResourceSubresourceScale> custom = CustomScale.of(kind);
+        if (custom.isPresent()) {
+            CustomScale.fill(custom.get(), (CustomObject) object, out.putObject("spec"), out.putObject("status"));
+            return out;
         }
         SpecificRecord spec = (SpecificRecord) ObjectAccess.field(object, "spec");
         SpecificRecord status = (SpecificRecord) ObjectAccess.field(object, "status");

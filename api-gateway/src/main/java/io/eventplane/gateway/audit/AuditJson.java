@@ -155,6 +155,6 @@ public final class AuditJson {
     }
 
     private static ObjectNode object(ObjectChanged c) {
-        return Json.encodeObject(Kinds.of(c.getKind()), (SpecificRecord) c.getObject());
+        return Json.encodeObject(Kinds.of((SpecificRecord) c.getObject()), (SpecificRecord) c.getObject());
     }
 }

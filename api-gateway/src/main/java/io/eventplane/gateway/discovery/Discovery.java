@@ -3,17 +3,20 @@ package io.eventplane.gateway.discovery;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.model.apiextensions.CustomObject;
 import io.eventplane.gateway.wire.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * Discovery documents, all derived from {@link Kinds}: {@code /api} (APIVersions), {@code /apis} (APIGroupList),
+ * Discovery documents, all derived from {@link Kinds} and {@link CustomKinds}: {@code /api} (APIVersions), {@code /apis} (APIGroupList),
  * {@code /apis/{group}} (APIGroup), {@code /api/v1} and {@code /apis/{g}/{v}} (APIResourceList), and the aggregated
  * form (apidiscovery.k8s.io/v2 APIGroupDiscoveryList) that lets kubectl discover everything in two requests.
  */
@@ -63,8 +66,27 @@ public final class Discovery {
     private Discovery() {
     }
 
+    /** The compiled kinds, then those CustomResourceDefinitions define (while they are Established). */
+    public static List<KindInfo> servedKinds() {
+        List<CustomKinds.CustomKind> custom = CustomKinds.served();
+        if (custom.isEmpty()) {
+            return Kinds.served();
+        }
+        List<KindInfo> out = new ArrayList<>(Kinds.served());
+        custom.forEach(c -> out.add(c.info()));
+        return out;
+    }
+
+    private static Optional<CustomKinds.CustomKind> custom(KindInfo k) {
+        return k.type() == CustomObject.class ? CustomKinds.byResource(k.group(), k.version(), k.plural())
+                : Optional.empty();
+    }
+
     private static List<Subresource> subresources(KindInfo k) {
         List<Subresource> out = new ArrayList<>();
+        if (custom(k).map(CustomKinds.CustomKind::scalable).orElse(false)) {
+            out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));
+        }
         if (k == Kinds.POD) {
             out.add(new Subresource("attach", null, null, "PodAttachOptions", List.of("create", "get")));
             out.add(new Subresource("binding", null, null, "Binding", List.of("create")));
@@ -84,13 +106,17 @@ public final class Discovery {
     }
 
     private static List<String> categories(KindInfo k) {
+        Optional<CustomKinds.CustomKind> custom = custom(k);
+        if (custom.isPresent()) {
+            return custom.get().categories();
+        }
         return ALL.contains(k) ? List.of("all") : List.of();
     }
 
     /** The served groups (non-core) and their versions, in registry order. */
     public static Map<String, Set<String>> groups() {
         Map<String, Set<String>> groups = new LinkedHashMap<>();
-        for (KindInfo k : Kinds.served()) {
+        for (KindInfo k : servedKinds()) {
             if (!k.group().isEmpty()) {
                 groups.computeIfAbsent(k.group(), g -> new LinkedHashSet<>()).add(k.version());
             }
@@ -102,7 +128,7 @@ public final class Discovery {
     }
 
     public static boolean serves(String group, String version) {
-        return Kinds.served().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version))
+        return servedKinds().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version))
                 || EXTRA.stream().anyMatch(r -> r.group().equals(group) && r.version().equals(version));
     }
 
@@ -145,7 +171,7 @@ public final class Discovery {
         n.put("apiVersion", "v1");
         n.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
         ArrayNode resources = n.putArray("resources");
-        for (KindInfo k : Kinds.served()) {
+        for (KindInfo k : servedKinds()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }
@@ -213,7 +239,7 @@ public final class Discovery {
         ObjectNode v = Json.object();
         v.put("version", version);
         ArrayNode resources = v.putArray("resources");
-        for (KindInfo k : Kinds.served()) {
+        for (KindInfo k : servedKinds()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }

@@ -2,7 +2,8 @@ package io.eventplane.gateway.discovery;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.KindInfo;
-import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.kinds.CustomKinds;
+import io.eventplane.model.apiextensions.CustomObject;
 import io.eventplane.gateway.wire.Json;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -49,11 +50,14 @@ public final class OpenApi {
         doc.putObject("info").put("title", "Kubernetes").put("version", VersionInfo.GIT_VERSION);
         ObjectNode paths = doc.putObject("paths");
         ObjectNode schemas = Json.object();
-        for (KindInfo k : Kinds.served()) {
+        for (KindInfo k : Discovery.servedKinds()) {
             if (!k.group().equals(group) || !k.version().equals(version)) {
                 continue;
             }
-            String root = OpenApiSchemas.addKind(schemas, k);
+            Optional<CustomKinds.CustomKind> custom = k.type() == CustomObject.class
+                    ? CustomKinds.byResource(group, version, k.plural()) : Optional.empty();
+            String root = custom.isPresent() ? CustomKindSchemas.addKind(schemas, custom.get())
+                    : OpenApiSchemas.addKind(schemas, k);
             String prefix = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
             String collection = prefix + (k.namespaced() ? "/namespaces/{namespace}/" : "/") + k.plural();
             String object = collection + "/{name}";

@@ -80,6 +80,11 @@ final class OpenApiSchemas {
         return new OpenApiSchemas(schemas).kind(kind);
     }
 
+    /** Adds a record (and every record it reaches) as a component; returns its name. */
+    static String addRecord(ObjectNode schemas, Schema record) {
+        return new OpenApiSchemas(schemas).record(record);
+    }
+
     /** The component name of a served kind's root schema. */
     static String rootName(KindInfo kind) {
         Schema avro = SpecificData.get().getSchema(Kinds.wireType(kind));
@@ -166,6 +171,11 @@ final class OpenApiSchemas {
             case STRING -> {
                 if ("json-object".equals(s.getProp("k8s"))) {
                     return primitive("object", null);
+                }
+                if ("json".equals(s.getProp("k8s"))) {
+                    ObjectNode any = Json.object();
+                    any.put("x-kubernetes-preserve-unknown-fields", true);
+                    return any;
                 }
                 return "quantity".equals(s.getProp("k8s")) ? ref(QUANTITY) : primitive("string", null);
             }

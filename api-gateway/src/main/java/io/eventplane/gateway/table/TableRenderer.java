@@ -2,9 +2,11 @@ package io.eventplane.gateway.table;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.table.Columns.Column;
 import io.eventplane.gateway.wire.Json;
+import io.eventplane.model.apiextensions.CustomObject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -68,12 +70,17 @@ public final class TableRenderer {
             Map.entry("Role", RbacColumns.ROLE),
             Map.entry("ClusterRole", RbacColumns.ROLE),
             Map.entry("RoleBinding", RbacColumns.BINDING),
-            Map.entry("ClusterRoleBinding", RbacColumns.BINDING));
+            Map.entry("ClusterRoleBinding", RbacColumns.BINDING),
+            Map.entry("CustomResourceDefinition", ExtensionColumns.CUSTOM_RESOURCE_DEFINITION));
 
     private TableRenderer() {
     }
 
     public static Columns columnsFor(KindInfo kind) {
+        if (kind.type() == CustomObject.class) {
+            return CustomKinds.byResource(kind.group(), kind.version(), kind.plural())
+                    .<Columns>map(CustomColumns::new).orElse(SimpleColumns.DEFAULT);
+        }
         return BY_KIND.getOrDefault(kind.kind(), SimpleColumns.DEFAULT);
     }
 

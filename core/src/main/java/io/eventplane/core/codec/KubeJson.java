@@ -9,6 +9,8 @@ import io.eventplane.core.kinds.FieldRenames;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.kinds.VersionConversion;
+import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.apiextensions.CustomObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +60,8 @@ public final class KubeJson {
                     + (json == null ? "nothing" : DecodeContext.describe(json)));
         }
         DecodeContext ctx = new DecodeContext(mode, duplicates);
-        Object value = codec(type).decode(json, ctx, true);
+        Object value = type == CustomObject.class ? CustomObjectCodec.decode(json, ctx, codec(ObjectMeta.class))
+                : codec(type).decode(json, ctx, true);
         if (!ctx.errors.isEmpty()) {
             throw new DecodeException(ctx.errors);
         }
@@ -67,6 +70,9 @@ public final class KubeJson {
 
     /** The record as Kubernetes JSON: schema order, no nulls, no empty arrays or maps. The record is not modified. */
     public ObjectNode encode(SpecificRecord record) {
+        if (record instanceof CustomObject custom) {
+            return CustomObjectCodec.encode(custom, codec(ObjectMeta.class));
+        }
         return codec(record.getClass()).encode(record);
     }
 
@@ -85,6 +91,14 @@ public final class KubeJson {
      * apiVersion and field names; for a stored kind the same as {@link #encodeObject(SpecificRecord)}.
      */
     public ObjectNode encodeObject(KindInfo served, SpecificRecord object) {
+        if (object instanceof CustomObject) {
+            // Conversion None: every served version is the stored object under its own apiVersion.
+            ObjectNode out = mapper.createObjectNode();
+            out.put("apiVersion", served.apiVersion());
+            out.put("kind", served.kind());
+            out.setAll(encode(object));
+            return out;
+        }
         Optional<FieldRenames> renames = Kinds.renames(served);
         if (renames.isEmpty() && Kinds.conversion(served).isEmpty()) {
             return encodeObject(object);
@@ -117,6 +131,10 @@ public final class KubeJson {
      * mapped to the stored ones first, and error paths back to the served ones.
      */
     public Decoded<? extends SpecificRecord> decode(JsonNode json, KindInfo served, FieldValidation mode) {
+        if (served.type() == CustomObject.class) {
+            Decoded<CustomObject> d = decode(json, CustomObject.class, mode);
+            return new Decoded<>(served(d.value(), served), d.warnings());
+        }
         Optional<VersionConversion> conversion = Kinds.conversion(served);
         if (conversion.isPresent()) {
             Decoded<? extends SpecificRecord> d = decode(json, conversion.get().servedType(), mode);
@@ -142,7 +160,8 @@ public final class KubeJson {
     public SpecificRecord parseObject(byte[] jsonOrYaml, KindInfo served, FieldValidation mode, List<String> warningsOut) {
         Optional<FieldRenames> renames = Kinds.renames(served);
         Optional<VersionConversion> conversion = Kinds.conversion(served);
-        if (renames.isEmpty() && conversion.isEmpty()) {
+        boolean custom = served.type() == CustomObject.class;
+        if (renames.isEmpty() && conversion.isEmpty() && !custom) {
             return parseObject(jsonOrYaml, served.type(), mode, warningsOut);
         }
         JsonTrees.Parsed parsed = JsonTrees.parse(jsonOrYaml);
@@ -154,6 +173,13 @@ public final class KubeJson {
         check(parsed.root().get("kind"), "kind", served.kind(), errors);
         if (!errors.isEmpty()) {
             throw new DecodeException(errors);
+        }
+        if (custom) {
+            Decoded<CustomObject> d = decode(parsed.root(), CustomObject.class, mode, parsed.duplicates());
+            if (warningsOut != null) {
+                warningsOut.addAll(d.warnings());
+            }
+            return served(d.value(), served);
         }
         if (conversion.isPresent()) {
             Decoded<? extends SpecificRecord> d = decode(parsed.root(), conversion.get().servedType(), mode, parsed.duplicates());
@@ -180,6 +206,11 @@ public final class KubeJson {
      */
     private SpecificRecord converted(SpecificRecord served, KindInfo kind, VersionConversion conversion) {
         return decode(conversion.toStored(encode(served)), kind.type(), FieldValidation.IGNORE).value();
+    }
+
+    /** A custom object as sent to {@code served}: its apiVersion and kind are the served ones. */
+    private static CustomObject served(CustomObject object, KindInfo served) {
+        return CustomObject.newBuilder(object).setApiVersion(served.apiVersion()).setKind(served.kind()).build();
     }
 
     /** The same object with the top-level fields renamed to the stored kind's (child nodes are shared, not copied). */

@@ -37,6 +37,9 @@ final class SchemaCompiler {
                 if ("json-object".equals(s.getProp("k8s"))) {
                     yield new JsonObjectCodec();
                 }
+                if ("json".equals(s.getProp("k8s"))) {
+                    yield new JsonValueCodec();
+                }
                 yield "quantity".equals(s.getProp("k8s")) ? new QuantityCodec() : new StringCodec();
             }
             case INT -> {

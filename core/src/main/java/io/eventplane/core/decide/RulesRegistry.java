@@ -46,6 +46,7 @@ public final class RulesRegistry {
         r.register(Kinds.INGRESS, new IngressRules());
         r.register(Kinds.INGRESS_CLASS, new IngressClassRules());
         r.register(Kinds.NETWORK_POLICY, new NetworkPolicyRules());
+        r.register(Kinds.CUSTOM_RESOURCE_DEFINITION, new CustomResourceDefinitionRules());
         return r;
     }
 
@@ -55,6 +56,9 @@ public final class RulesRegistry {
     }
 
     public KindRules<? extends SpecificRecord> rulesFor(KindInfo kind) {
+        if (kind.type() == io.eventplane.model.apiextensions.CustomObject.class) {
+            return CustomObjectRules.INSTANCE;
+        }
         return byKind.getOrDefault(kind.kind(), GenericRules.INSTANCE);
     }
 

@@ -27,6 +27,8 @@ import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StorageClass;
 import io.eventplane.model.allocation.NodePortAllocation;
+import io.eventplane.model.apiextensions.CustomObject;
+import io.eventplane.model.apiextensions.CustomResourceDefinition;
 import io.eventplane.model.discovery.EndpointSlice;
 import io.eventplane.model.networking.IPAddress;
 import io.eventplane.model.networking.Ingress;
@@ -82,6 +84,9 @@ public final class Kinds {
     public static final KindInfo INGRESS = new KindInfo("Ingress", "networking.k8s.io", "v1", "ingresses", "ingress", List.of("ing"), true, true, Ingress.class);
     public static final KindInfo INGRESS_CLASS = new KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", "ingressclass", List.of(), false, false, IngressClass.class);
     public static final KindInfo NETWORK_POLICY = new KindInfo("NetworkPolicy", "networking.k8s.io", "v1", "networkpolicies", "networkpolicy", List.of("netpol"), true, false, NetworkPolicy.class);
+    public static final KindInfo CUSTOM_RESOURCE_DEFINITION = new KindInfo("CustomResourceDefinition",
+            "apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition", List.of("crd", "crds"),
+            false, true, CustomResourceDefinition.class);
     /**
      * A node port held by a Service: stored, never served (kube-apiserver keeps its node port RangeAllocation the same
      * way). It is in {@link #all()} only.
@@ -113,7 +118,7 @@ public final class Kinds {
                 SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
                 STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER, IP_ADDRESS,
                 SERVICE_CIDR, NODE_PORT_ALLOCATION, ROLE, CLUSTER_ROLE, ROLE_BINDING, CLUSTER_ROLE_BINDING,
-                INGRESS, INGRESS_CLASS, NETWORK_POLICY)) {
+                INGRESS, INGRESS_CLASS, NETWORK_POLICY, CUSTOM_RESOURCE_DEFINITION)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }
@@ -156,19 +161,21 @@ public final class Kinds {
         return c != null ? c.servedType() : served.type();
     }
 
+    /** A stored kind: compiled in, or the storage version of a kind a CustomResourceDefinition defines. */
     public static Optional<KindInfo> byKind(String kind) {
-        return Optional.ofNullable(BY_KIND.get(kind));
+        KindInfo k = BY_KIND.get(kind);
+        return k != null ? Optional.of(k) : CustomKinds.byKind(kind).map(CustomKinds.CustomKind::info);
     }
 
     public static KindInfo of(String kind) {
-        KindInfo k = BY_KIND.get(kind);
-        if (k == null) {
-            throw new IllegalArgumentException("unknown kind " + kind);
-        }
-        return k;
+        return byKind(kind).orElseThrow(() -> new IllegalArgumentException("unknown kind " + kind));
     }
 
     public static KindInfo of(SpecificRecord object) {
+        if (object instanceof CustomObject custom) {
+            return CustomKinds.byKind(custom.getKind()).map(CustomKinds.CustomKind::info)
+                    .orElseGet(() -> CustomKinds.undefined(custom));
+        }
         KindInfo k = BY_TYPE.get(object.getClass());
         if (k == null) {
             throw new IllegalArgumentException("not a stored kind: " + object.getClass().getName());
@@ -178,8 +185,10 @@ public final class Kinds {
 
     /** The kind served at {@code group/version/plural}, if any. */
     public static Optional<KindInfo> byResource(String group, String version, String plural) {
-        return served().stream()
+        Optional<KindInfo> compiled = served().stream()
                 .filter(k -> k.group().equals(group) && k.version().equals(version) && k.plural().equals(plural))
                 .findFirst();
+        return compiled.isPresent() ? compiled
+                : CustomKinds.byResource(group, version, plural).map(CustomKinds.CustomKind::info);
     }
 }

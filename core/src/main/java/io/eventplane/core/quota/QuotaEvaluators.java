@@ -50,6 +50,9 @@ public final class QuotaEvaluators {
     /** The evaluator of a namespaced kind. */
     public static QuotaEvaluator of(KindInfo kind) {
         QuotaEvaluator e = BY_KIND.get(kind.kind());
+        if (e == null && kind.namespaced() && kind.type() == io.eventplane.model.apiextensions.CustomObject.class) {
+            return new ObjectCount(kind, null); // a custom kind: count/<plural>.<group>, as Kubernetes counts it
+        }
         if (e == null) {
             throw new IllegalArgumentException(kind.kind() + " is not namespaced");
         }
