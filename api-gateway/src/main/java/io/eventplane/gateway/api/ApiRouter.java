@@ -3,6 +3,7 @@ package io.eventplane.gateway.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.admission.Admission;
+import io.eventplane.gateway.auth.authn.ServiceAccountTokens;
 import io.eventplane.gateway.discovery.Discovery;
 import io.eventplane.gateway.discovery.OpenApi;
 import io.eventplane.gateway.discovery.VersionInfo;
@@ -52,7 +53,16 @@ public final class ApiRouter {
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
 
+    private final TokenRequestHandler tokenRequests;
+
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress) {
+        this(backend, readiness, serverAddress, null);
+    }
+
+    /** As above, issuing ServiceAccount tokens ({@code serviceaccounts/<name>/token}) with {@code tokens}. */
+    public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress,
+                     ServiceAccountTokens tokens) {
+        this.tokenRequests = new TokenRequestHandler(backend, tokens);
         Submitter submitter = new Submitter(backend);
         Admission admission = new Admission(backend.view(), backend.clock(), new QuotaStatusWriter(backend),
                 SERVICE_ACCOUNT_WAIT);
@@ -243,6 +253,15 @@ public final class ApiRouter {
                     throw new ApiException(Statuses.methodNotAllowed());
                 }
                 yield evictions.evict(request, path);
+            }
+            case "token" -> {
+                if (path.kind() != Kinds.SERVICE_ACCOUNT) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                if (!method.equals("POST")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                yield tokenRequests.create(request, path);
             }
             case "log" -> {
                 if (path.kind() != Kinds.POD) {

@@ -59,6 +59,9 @@ public final class Discovery {
             out.add(new Subresource("eviction", "policy", "v1", "Eviction", List.of("create")));
             out.add(new Subresource("log", null, null, "Pod", List.of("get")));
         }
+        if (k == Kinds.SERVICE_ACCOUNT) {
+            out.add(new Subresource("token", "authentication.k8s.io", "v1", "TokenRequest", List.of("create")));
+        }
         if (SCALABLE.contains(k)) {
             out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));
         }

@@ -1,6 +1,7 @@
 package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.api.ApiRouter;
+import io.eventplane.gateway.auth.authn.Authentication;
 import io.eventplane.gateway.console.ConsoleRouter;
 import java.util.concurrent.Executor;
 
@@ -11,6 +12,8 @@ import java.util.concurrent.Executor;
  * @param router      answers every API request
  * @param console     answers {@code /ui} and below: the web console
  * @param watchPumps  runs the blocking loops that feed watch streams
+ * @param authentication who each request is from
  */
-public record GatewayRuntime(ApiRouter router, ConsoleRouter console, Executor watchPumps) {
+public record GatewayRuntime(ApiRouter router, ConsoleRouter console, Executor watchPumps,
+                             Authentication authentication) {
 }
