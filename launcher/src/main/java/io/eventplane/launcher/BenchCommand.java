@@ -39,7 +39,7 @@ final class BenchCommand {
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
         if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs",
-                "statefulset", "console").contains(mode)) {
+                "statefulset", "console", "api").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -55,6 +55,7 @@ final class BenchCommand {
                     + "[--run-seconds 1] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench statefulset [--sets 100] [--replicas 10] [--nodes 100] "
                     + "[--policy OrderedReady|Parallel|both] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench api [--creates 1500] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
@@ -81,6 +82,10 @@ final class BenchCommand {
                     new Topics("bench" + UUID.randomUUID().toString().substring(0, 8)), 1);
             if (mode.equals("replay")) {
                 ReplayBench.run(config, options.intValue("pods", 150_000), options.intValue("changes", 4), out);
+                return 0;
+            }
+            if (mode.equals("api")) {
+                ApiAuthBench.run(config, work, options.intValue("creates", 1500), out);
                 return 0;
             }
             if (mode.equals("scheduler")) {

@@ -47,6 +47,13 @@ final class Http {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A POST with extra headers (a forged User-Agent, impersonation). */
+    HttpResponse<String> post(String path, String json, java.util.Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json");
+        headers.forEach(b::header);
+        return client.send(b.POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Any method with an optional body of {@code contentType}. */
     HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
         HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(60));

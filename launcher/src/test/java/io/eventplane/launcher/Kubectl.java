@@ -56,6 +56,7 @@ final class Kubectl {
         pb.environment().put("HOME", dir.toString());
         pb.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
         Process p = pb.start();
+        p.getOutputStream().close(); // no terminal: kubectl must not wait for a typed user name on a 401
         if (!p.waitFor(150, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");

@@ -31,7 +31,12 @@ public final class Pem {
     public static String encode(Object certificateOrKey) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter w = new JcaPEMWriter(out)) {
-            w.writeObject(certificateOrKey);
+            if (certificateOrKey instanceof PrivateKey key) {
+                // PKCS#8 ("PRIVATE KEY") keeps an EC key's curve with it; Go and the JDK both read it
+                w.writeObject(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(key, null));
+            } else {
+                w.writeObject(certificateOrKey);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
