@@ -64,7 +64,7 @@ final class ApiAuthBench {
             out.printf("  authentication off (HTTP):          p50 %.1f ms  p99 %.1f ms%n", a.p50(), a.p99());
             out.printf("  TLS + bearer token:                 p50 %.1f ms  p99 %.1f ms  (p99 ratio %.2f)%n", b.p50(),
                     b.p99(), b.p99() / a.p99());
-            out.printf("  TLS + client certificate:          p50 %.1f ms  p99 %.1f ms  (p99 ratio %.2f)%n", c.p50(),
+            out.printf("  TLS + client certificate:           p50 %.1f ms  p99 %.1f ms  (p99 ratio %.2f)%n", c.p50(),
                     c.p99(), c.p99() / a.p99());
         }
     }
