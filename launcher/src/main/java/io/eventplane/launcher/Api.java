@@ -57,6 +57,14 @@ final class Api {
                 .POST(HttpRequest.BodyPublishers.ofString(body)), url);
     }
 
+    /** Any request as the kubeconfig's user (see {@link #useKubeconfig}), the answer as it came. */
+    static HttpResponse<String> exchange(HttpRequest.Builder request) throws IOException, InterruptedException {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private static JsonNode send(HttpRequest.Builder request, String url) throws CallFailed, InterruptedException {
         HttpResponse<String> response;
         try {
