@@ -7,6 +7,7 @@ import io.eventplane.core.Keys;
 import io.eventplane.core.decide.SystemPriorityClasses;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.gateway.auth.authz.BootstrapPolicy;
 import io.eventplane.model.Namespace;
 import io.eventplane.model.ObjectMeta;
 import java.time.Duration;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The objects every cluster has, which kube-apiserver creates when missing: the namespaces {@code default},
  * {@code kube-system}, {@code kube-public} and {@code kube-node-lease}, and the PriorityClasses
- * {@code system-node-critical} and {@code system-cluster-critical}. Several gateways may race: the writer answers
+ * {@code system-node-critical} and {@code system-cluster-critical}, and RBAC's bootstrap ClusterRoles and
+ * ClusterRoleBindings ({@link BootstrapPolicy}). Several gateways may race: the writer answers
  * AlreadyExists to all but one, which is fine.
  */
 final class SystemObjects {
@@ -37,6 +39,7 @@ final class SystemObjects {
             out.add(Namespace.newBuilder().setMetadata(ObjectMeta.newBuilder().setName(name).build()).build());
         }
         out.addAll(SystemPriorityClasses.all());
+        out.addAll(BootstrapPolicy.all());
         return out;
     }
 

@@ -57,7 +57,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("W-P2: a pod no budget covers is evicted at once: 201 Success, the pod terminating")
+    @DisplayName("W-P2 POD-17.5: a pod no budget covers is evicted at once: 201 Success, the pod terminating")
     void noBudget() {
         assertEquals(201, f.post(PODS, pod("free", "free")).statusCode());
         HttpResponse<String> r = f.post(PODS + "/free/eviction", eviction("free"));
@@ -68,7 +68,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("W-P5: a budget with no disruption allowed answers 429 with Kubernetes' message and leaves the pod")
+    @DisplayName("W-P5 POD-17.4 POD-17.6: a budget with no disruption allowed answers 429 with Kubernetes' message and leaves the pod")
     void budgetExhausted() {
         assertEquals(201, f.post(PODS, pod("guarded", "guarded")).statusCode());
         ready("guarded");
@@ -85,7 +85,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("W-P1, W-P6: a budget that allows one disruption records it and the pod is deleted; the next eviction is refused")
+    @DisplayName("W-P1, W-P6 POD-17.7 POD-17.8: a budget that allows one disruption records it and the pod is deleted; the next eviction is refused")
     void budgetAllowsOne() {
         assertEquals(201, f.post(PODS, pod("one", "pair")).statusCode());
         assertEquals(201, f.post(PODS, pod("two", "pair")).statusCode());
@@ -101,7 +101,7 @@ class EvictionApiTest {
     }
 
     @Test
-    @DisplayName("W-P9: a direct DELETE is not blocked by an exhausted budget")
+    @DisplayName("W-P9 POD-17.3: a direct DELETE is not blocked by an exhausted budget")
     void deleteBypassesBudget() {
         assertEquals(201, f.post(PODS, pod("direct", "direct")).statusCode());
         ready("direct");

@@ -7,7 +7,7 @@ import io.eventplane.controllers.ControllerManager;
 import io.eventplane.reconcile.ControllerRuntime;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,7 +38,7 @@ final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
     EventplaneConfig config;
-    WriterService writer;
+    WriterGroup writer;
     GatewayServer gateway;
     ControllerRuntime controllers;
 
@@ -55,9 +55,10 @@ final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
     void start() throws IOException {
         SharedCluster cluster = SharedCluster.get().startAll();
         Topics topics = new Topics("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10));
-        config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(), topics, 1);
+        config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(), topics,
+                EventplaneConfig.configuredPartitions());
         Path state = Files.createTempDirectory("writer-state");
-        writer = new WriterService(config, state, 20).start();
+        writer = new WriterGroup(config, state, 20).start();
         awaitTrue("the writer runs", writer::isReady, Duration.ofSeconds(60));
         gateway = GatewayServer.start(config, 0, "127.0.0.1");
         awaitTrue("the gateway is ready", gateway::isReady, Duration.ofSeconds(60));

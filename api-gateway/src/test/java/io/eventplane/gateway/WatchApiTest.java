@@ -27,7 +27,7 @@ class WatchApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        for (String ns : List.of("watch-a", "watch-b", "watch-c", "watch-d", "watch-e")) {
+        for (String ns : List.of("watch-a", "watch-b", "watch-c", "watch-d", "watch-e", "watch-f")) {
             assertEquals(201, f.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode());
         }
     }
@@ -68,6 +68,48 @@ class WatchApiTest {
             }
             assertEquals(20, all.size(), "no duplicates: " + all);
             // Nothing more arrives: no duplicate after the twentieth.
+            w.timeout(1500);
+            try {
+                JsonNode extra = w.nextEvent();
+                throw new AssertionError("unexpected event " + extra);
+            } catch (java.io.IOException expected) {
+                assertTrue(RawWatch.isTimeout(expected), expected.toString());
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a watch resumed from the resourceVersion of the last event it got (as client-go's reflector does) "
+            + "gets every later change exactly once and nothing it had, on any number of partitions")
+    void watchResumedFromAnEventsResourceVersion() throws Exception {
+        String pods = "/api/v1/namespaces/watch-f/pods";
+        String rv = json(f.get(pods)).path("metadata").path("resourceVersion").asText();
+        for (int i = 0; i < 12; i++) {
+            assertEquals(201, f.post(pods, pod("first-" + i, null)).statusCode());
+        }
+        List<String> got = new ArrayList<>();
+        String last;
+        try (RawWatch w = new RawWatch(f.url(), pods + "?watch=true&resourceVersion=" + rv + "&timeoutSeconds=60")) {
+            JsonNode e = null;
+            for (int i = 0; i < 6; i++) {
+                e = w.nextEvent();
+                assertNotNull(e, "the watch ended early");
+                got.add(e.path("object").path("metadata").path("name").asText());
+            }
+            last = e.path("object").path("metadata").path("resourceVersion").asText();
+        }
+        for (int i = 0; i < 8; i++) {
+            assertEquals(201, f.post(pods, pod("second-" + i, null)).statusCode());
+        }
+        try (RawWatch w = new RawWatch(f.url(), pods + "?watch=true&resourceVersion=" + last + "&timeoutSeconds=60")) {
+            assertEquals(200, w.status);
+            while (got.size() < 20) {
+                JsonNode e = w.nextEvent();
+                assertNotNull(e, "the resumed watch ended early after " + got);
+                assertEquals("ADDED", e.path("type").asText(), e.toString());
+                got.add(e.path("object").path("metadata").path("name").asText());
+            }
+            assertEquals(20, new HashSet<>(got).size(), "each creation once: " + got);
             w.timeout(1500);
             try {
                 JsonNode extra = w.nextEvent();

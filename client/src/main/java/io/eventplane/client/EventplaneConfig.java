@@ -34,7 +34,24 @@ public record EventplaneConfig(String bootstrapServers, String registryUrl, Topi
                 setting("EVENTPLANE_KAFKA_BOOTSTRAP", "localhost:9092"),
                 setting("EVENTPLANE_REGISTRY_URL", "http://localhost:8081/apis/ccompat/v7"),
                 new Topics(setting("EVENTPLANE_TOPIC_PREFIX", "ep")),
-                Integer.parseInt(setting("EVENTPLANE_PARTITIONS", "1")));
+                configuredPartitions());
+    }
+
+    /**
+     * Partitions of the command and event topics when a new log is created ({@code EVENTPLANE_PARTITIONS}, default 1).
+     * The integration suite runs on this too: {@code -Pscale} sets 4.
+     */
+    public static int configuredPartitions() {
+        return Integer.parseInt(setting("EVENTPLANE_PARTITIONS", "1"));
+    }
+
+    /**
+     * Writer instances one process runs ({@code EVENTPLANE_WRITERS}, default 1): Kafka Streams spreads the command
+     * partitions' tasks across them as across writer processes. More than one in a process is for tests ({@code
+     * -Pscale} sets 2) and benchmarks; in production each writer is its own process.
+     */
+    public static int configuredWriters() {
+        return Integer.parseInt(setting("EVENTPLANE_WRITERS", "1"));
     }
 
     public static String setting(String env, String fallback) {

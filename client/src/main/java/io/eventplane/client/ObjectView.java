@@ -59,6 +59,12 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     private final ArrayDeque<ObjectChanged> recent = new ArrayDeque<>();
     private final long[] positions;
     private final long[] evictedUpTo;
+    /**
+     * With several partitions: the view's position just after each retained change, by the change's resourceVersion.
+     * A watch resumed from one object's resourceVersion (what client-go's reflector sends after a dropped watch) then
+     * starts exactly where this view's stream had delivered that change, on every partition.
+     */
+    private final Map<Long, long[]> positionAfterChange;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final List<Sub> subscribers = new CopyOnWriteArrayList<>();
     private final Map<String, CompletableFuture<ObjectChanged>> pendingRequests = new ConcurrentHashMap<>();
@@ -66,6 +72,8 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     private final CountDownLatch ready = new CountDownLatch(1);
     private final Object lock = new Object();
     private volatile long consumerPositionTotal;
+    /** The consumer's next offset on each partition of the event log (what a quorum read compares with the ends). */
+    private final java.util.concurrent.atomic.AtomicLongArray consumerPositions;
     private volatile boolean closed;
     private volatile boolean started;
     private volatile Throwable failure;
@@ -89,6 +97,8 @@ public final class ObjectView implements ClusterView, AutoCloseable {
         this.retained = retained;
         this.positions = new long[config.partitions()];
         this.evictedUpTo = new long[config.partitions()];
+        this.positionAfterChange = config.partitions() > 1 ? new HashMap<>() : null;
+        this.consumerPositions = new java.util.concurrent.atomic.AtomicLongArray(config.partitions());
     }
 
     public ObjectView(EventplaneConfig config, String clientId) {
@@ -220,7 +230,9 @@ public final class ObjectView implements ClusterView, AutoCloseable {
                 }
                 long total = 0;
                 for (TopicPartition tp : parts) {
-                    total += consumer.position(tp);
+                    long at = consumer.position(tp);
+                    consumerPositions.set(tp.partition(), at);
+                    total += at;
                 }
                 consumerPositionTotal = total;
             }
@@ -254,10 +266,16 @@ public final class ObjectView implements ClusterView, AutoCloseable {
             int p = ResourceVersions.partition(change.getResourceVersion(), positions.length);
             positions[p] = Math.max(positions[p], change.getResourceVersion());
             recent.addLast(change);
+            if (positionAfterChange != null) {
+                positionAfterChange.put(change.getResourceVersion(), ResourceVersions.copy(positions));
+            }
             while (recent.size() > retained) {
                 ObjectChanged old = recent.removeFirst();
                 int op = ResourceVersions.partition(old.getResourceVersion(), positions.length);
                 evictedUpTo[op] = Math.max(evictedUpTo[op], old.getResourceVersion());
+                if (positionAfterChange != null) {
+                    positionAfterChange.remove(old.getResourceVersion());
+                }
             }
             applied++;
             if (!subscribers.isEmpty()) {
@@ -356,6 +374,21 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     }
 
     /**
+     * Where a watch from one object's resourceVersion starts: with one partition, that number; with several, this
+     * view's whole position just after it applied that change (so nothing it delivered before it comes again and
+     * nothing after it is skipped), or empty when the change is no longer retained or not yet seen.
+     */
+    public Optional<long[]> positionAfter(long resourceVersion) {
+        synchronized (lock) {
+            if (positionAfterChange == null) {
+                return Optional.of(new long[] {resourceVersion});
+            }
+            long[] at = positionAfterChange.get(resourceVersion);
+            return at == null ? Optional.empty() : Optional.of(ResourceVersions.copy(at));
+        }
+    }
+
+    /**
      * Watches changes after {@code from} (exclusive) that pass {@code filter}.
      *
      * @throws GoneException when changes after {@code from} are no longer retained
@@ -428,6 +461,11 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     /** Total of the consumer's offsets: grows as the view reads the log (for lag display). */
     public long consumedOffsets() {
         return consumerPositionTotal;
+    }
+
+    /** The next offset this view reads on {@code partition} of the event log. */
+    public long consumedOffset(int partition) {
+        return consumerPositions.get(partition);
     }
 
     public long appliedChanges() {

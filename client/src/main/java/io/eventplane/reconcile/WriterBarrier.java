@@ -80,16 +80,16 @@ final class WriterBarrier implements AutoCloseable {
     }
 
     synchronized void catchUp(Duration timeout) throws InterruptedException, TimeoutException {
-        long target = 0;
-        for (long end : offsets().endOffsets(events).values()) {
-            target += end;
-        }
+        // Partition by partition: a total could be reached while the view is ahead on one and behind on another.
+        Map<TopicPartition, Long> ends = offsets().endOffsets(events);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (view.consumedOffsets() < target) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("the view did not reach the log's end within " + timeout);
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            while (view.consumedOffset(end.getKey().partition()) < end.getValue()) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("the view did not reach the log's end within " + timeout);
+                }
+                Thread.sleep(2);
             }
-            Thread.sleep(2);
         }
     }
 

@@ -15,7 +15,7 @@ import io.eventplane.scheduler.Scheduler;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
 import io.eventplane.testkit.FreePorts;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -138,8 +138,9 @@ class BrokerOutageTest {
         ApicurioRegistry.Builder registryOptions = ApicurioRegistry.builder().workDir(dir.resolve("registry"))
                 .port(registryPort).managementPort(managementPort).kafkaSql(bootstrap);
         ApicurioRegistry registry = registryOptions.build().start();
-        EventplaneConfig config = new EventplaneConfig(bootstrap, registry.url(), Topics.DEFAULT, 1);
-        WriterService writer = new WriterService(config, dir.resolve("writer-state"), 200).start();
+        EventplaneConfig config = new EventplaneConfig(bootstrap, registry.url(), Topics.DEFAULT,
+                EventplaneConfig.configuredPartitions());
+        WriterGroup writer = new WriterGroup(config, dir.resolve("writer-state"), 200).start();
         running.add(writer);
         await("the writer starting", writer::isReady, Duration.ofSeconds(90));
         GatewayServer gateway = GatewayServer.start(config, 0, "127.0.0.1");
@@ -194,15 +195,19 @@ class BrokerOutageTest {
         long timeouts = answers.stream().filter(a -> a.status() == 504).count();
         List<LoadGenerator.Answer> otherErrors = answers.stream()
                 .filter(a -> a.status() >= 500 && a.status() != 503 && a.status() != 504).toList();
+        // 429: while the outage holds requests up to their timeout, more than the gateway's in-flight limit wait at
+        // once, and the rest are refused at once with Retry-After (kube-apiserver's max-in-flight filter)
+        long tooMany = answers.stream().filter(a -> a.status() == 429).count();
         List<LoadGenerator.Answer> noRetryAfter = answers.stream()
-                .filter(a -> (a.status() == 503 || a.status() == 504) && a.retryAfter() == null).toList();
+                .filter(a -> (a.status() == 503 || a.status() == 504 || a.status() == 429) && a.retryAfter() == null)
+                .toList();
         List<LoadGenerator.Answer> hangs = answers.stream().filter(a -> a.status() == 0).toList();
         List<LoadGenerator.Answer> otherClientErrors = answers.stream()
-                .filter(a -> a.status() >= 400 && a.status() < 500 && a.status() != 409).toList();
+                .filter(a -> a.status() >= 400 && a.status() < 500 && a.status() != 409 && a.status() != 429).toList();
         long maxLatency = answers.stream().mapToLong(LoadGenerator.Answer::latencyMillis).max().orElse(0);
         Figures.report(CASE, "writes sent at " + RATE + "/s", answers.size() + " (" + load.sent() + " sent)");
         Figures.report(CASE, "acknowledged (201)", acknowledged);
-        Figures.report(CASE, "503 / 504 (all with Retry-After)", unavailable + " / " + timeouts
+        Figures.report(CASE, "503 / 504 / 429 (all with Retry-After)", unavailable + " / " + timeouts + " / " + tooMany
                 + (noRetryAfter.isEmpty() ? "" : ", " + noRetryAfter.size() + " WITHOUT Retry-After"));
         Figures.report(CASE, "other 5xx", otherErrors.size());
         Figures.report(CASE, "hangs past the request timeout or connection errors", hangs.size());
@@ -224,9 +229,9 @@ class BrokerOutageTest {
         Figures.report(CASE, "commands applied twice", repeated.size());
 
         assertEquals(List.of(), otherErrors, "no 5xx but 503 and 504");
-        assertEquals(List.of(), noRetryAfter, "503 and 504 carry Retry-After");
+        assertEquals(List.of(), noRetryAfter, "503, 504 and 429 carry Retry-After");
         assertEquals(List.of(), hangs, "every request answered before its timeout");
-        assertEquals(List.of(), otherClientErrors, "no client error but a retried create's 409");
+        assertEquals(List.of(), otherClientErrors, "no client error but a retried create's 409 and 429");
         assertEquals(List.of(), lostNames, "every acknowledged write is in the log exactly once");
         assertEquals(Map.of(), repeated);
         assertTrue(acknowledged > 0);

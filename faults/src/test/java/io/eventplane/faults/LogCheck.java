@@ -31,14 +31,18 @@ final class LogCheck {
 
     static LogCheck read(EventplaneConfig config) {
         LogCheck check = new LogCheck();
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, ObjectChanged>> records = new ArrayList<>();
         new LogReader<>(config, config.topics().events(), LogSerdes.changes(config).deserializer())
                 .timeout(Duration.ofMinutes(2))
                 .readAll(r -> {
                     if (r.value() != null) {
-                        check.changes.add(r.value());
+                        records.add(r);
                     }
                     return true;
                 });
+        // With several partitions the reader interleaves them as it fetched them; the checks that fold across objects
+        // (a ReplicaSet's active pods) need causes before effects.
+        io.eventplane.client.log.AppendOrder.merge(records).forEach(r -> check.changes.add(r.value()));
         return check;
     }
 

@@ -51,6 +51,11 @@ class ServiceKillTest {
     void startAll(Map<String, String> env) throws Exception {
         services = new ServiceProcesses("service-kill", env);
         services.start("writer", "io.eventplane.topology.WriterMain", Map.of());
+        // -Pscale: more writer processes in the writer's group, each with its own state (the first one is killed)
+        for (int i = 2; i <= EventplaneConfig.configuredWriters(); i++) {
+            services.start("writer-" + i, "io.eventplane.topology.WriterMain",
+                    Map.of("EVENTPLANE_STATE_DIR", env.get("EVENTPLANE_STATE_DIR") + "-" + i));
+        }
         services.start("gateway", "io.eventplane.gateway.GatewayMain", Map.of());
         services.start("scheduler", "io.eventplane.scheduler.SchedulerMain", Map.of());
         services.start("node-sim", "io.eventplane.nodesim.NodeSimMain", Map.of());
@@ -73,9 +78,10 @@ class ServiceKillTest {
                 "EVENTPLANE_STATE_DIR", Path.of("target", "kill-writer-" + prefix).toAbsolutePath().toString(),
                 "EVENTPLANE_API_PORT", Integer.toString(port),
                 "EVENTPLANE_API_HOST", "127.0.0.1",
-                "EVENTPLANE_NODES", "2"));
+                "EVENTPLANE_NODES", "2",
+                "EVENTPLANE_PARTITIONS", Integer.toString(EventplaneConfig.configuredPartitions())));
         EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
-                new Topics(prefix), 1);
+                new Topics(prefix), EventplaneConfig.configuredPartitions());
         Api api = new Api("http://127.0.0.1:" + port);
         api.await("/api/v1/nodes", n -> n.path("items").size() == 2, Duration.ofSeconds(120));
 

@@ -6,7 +6,7 @@ import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
@@ -14,11 +14,11 @@ import java.util.UUID;
 /** The writer and one gateway in this JVM, on fresh topics of the JVM's shared broker and registry. */
 final class WriterAndGateway implements AutoCloseable {
     final EventplaneConfig config;
-    final WriterService writer;
+    final WriterGroup writer;
     final GatewayServer gateway;
     final Api api;
 
-    private WriterAndGateway(EventplaneConfig config, WriterService writer, GatewayServer gateway) {
+    private WriterAndGateway(EventplaneConfig config, WriterGroup writer, GatewayServer gateway) {
         this.config = config;
         this.writer = writer;
         this.gateway = gateway;
@@ -35,8 +35,9 @@ final class WriterAndGateway implements AutoCloseable {
         SharedCluster cluster = SharedCluster.get().startAll();
         String prefix = SharedCluster.uniqueName(name);
         EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
-                new Topics(prefix), 1);
-        WriterService writer = new WriterService(config, Path.of("target", "writer-" + UUID.randomUUID()), commitIntervalMs,
+                new Topics(prefix), EventplaneConfig.configuredPartitions());
+        WriterGroup writer = new WriterGroup(config, Path.of("target", "writer-" + UUID.randomUUID()), commitIntervalMs,
+                EventplaneConfig.configuredWriters(),
                 decider == null ? new ObjectDecider(RulesRegistry.standard()) : decider).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (!writer.isReady()) {

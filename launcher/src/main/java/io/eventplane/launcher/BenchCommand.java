@@ -16,6 +16,7 @@ import io.eventplane.model.ResourceRequirements;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
 import io.eventplane.testkit.EmbeddedKafka;
+import io.eventplane.topology.WriterGroup;
 import io.eventplane.topology.WriterService;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -39,9 +40,9 @@ final class BenchCommand {
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
         if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs",
-                "statefulset", "console", "api").contains(mode)) {
+                "statefulset", "console", "authz", "api").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
-                    + "[--commit-interval MS] [--bootstrap B --registry URL]\n"
+                    + "[--commit-interval MS] [--partitions P] [--writers W] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench scheduler [--nodes 5000] [--pods 10000] [--shape basic|anti-affinity|spread|deployment] "
@@ -55,8 +56,9 @@ final class BenchCommand {
                     + "[--run-seconds 1] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench statefulset [--sets 100] [--replicas 10] [--nodes 100] "
                     + "[--policy OrderedReady|Parallel|both] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench api [--creates 1500] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]");
+                    + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench authz [--creates 1000] [--bindings 100] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench api [--creates 1500] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -79,7 +81,10 @@ final class BenchCommand {
                 out.printf("startup: registry ready in %.2f s%n", registry.startupDuration().toMillis() / 1000.0);
             }
             EventplaneConfig config = new EventplaneConfig(bootstrap, registryUrl,
-                    new Topics("bench" + UUID.randomUUID().toString().substring(0, 8)), 1);
+                    new Topics("bench" + UUID.randomUUID().toString().substring(0, 8)),
+                    mode.equals("writer") ? options.intValue("partitions", 1) : 1);
+            // writer instances (one Kafka Streams application, one stream thread each) sharing the partitions' tasks
+            int writers = options.intValue("writers", 1);
             if (mode.equals("replay")) {
                 ReplayBench.run(config, options.intValue("pods", 150_000), options.intValue("changes", 4), out);
                 return 0;
@@ -132,17 +137,22 @@ final class BenchCommand {
             if (mode.equals("console")) {
                 return ConsoleBench.run(config, work, options, out);
             }
+            if (mode.equals("authz")) {
+                AuthzBench.run(config, work, options.intValue("creates", 1000), options.intValue("bindings", 100), out);
+                return 0;
+            }
             if (mode.equals("view")) {
                 ViewBench.run(config, work, options.intValue("pods", 150_000), options.intValue("nodes", 5_000), out);
                 return 0;
             }
             long tw = System.nanoTime();
             TopicSetup.ensureTopics(config);
-            try (WriterService writer = new WriterService(config, work.resolve("writer"), commitInterval).start();
+            try (WriterGroup writer = new WriterGroup(config, work.resolve("writer"), commitInterval, writers).start();
                  ObjectView view = new ObjectView(config, "bench-view", 1000).start();
                  Outcomes outcomes = new Outcomes(config, "bench-outcomes");
                  CommandSender sender = new CommandSender(config, "bench")) {
-                while (!writer.isReady()) {
+                // Every instance running, and no rebalance among them for a moment (they join one after another).
+                for (int stable = 0; stable < (writers > 1 ? 50 : 1); stable = writer.isReady() ? stable + 1 : 0) {
                     Thread.sleep(20);
                 }
                 view.awaitReady(Duration.ofSeconds(60));
@@ -163,6 +173,8 @@ final class BenchCommand {
                 });
                 out.printf("throughput: sending %,d creates...%n", commands);
                 long start = System.nanoTime();
+                long cpuStart = processCpuNanos();
+                Map<String, Long> threadsStart = threadCpuByRole();
                 for (int i = 0; i < commands; i++) {
                     sender.send(build.create(pod("tp-" + i)));
                 }
@@ -177,12 +189,27 @@ final class BenchCommand {
                     }
                 }
                 double secs = (System.nanoTime() - start) / 1e9;
+                double cpuSecs = (processCpuNanos() - cpuStart) / 1e9;
+                Map<String, Long> threadsEnd = threadCpuByRole();
                 out.printf("throughput: %,d commands -> %,d events appended and visible in %.2f s = %,.0f events/s "
-                                + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, fresh commands commit at once, 1 partition)%n",
-                        commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval);
+                                + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, fresh commands commit at once, %d "
+                                + "partition(s), %d writer instance(s))%n",
+                        commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval,
+                        config.partitions(), writers);
+                // On a shared machine the rate depends on what else runs; the CPU per event does much less.
+                out.printf("throughput: this process (writer, broker, view, sender) used %.1f s of CPU = %.1f cores, "
+                        + "%.3f ms of CPU per event%n", cpuSecs, cpuSecs / secs, cpuSecs * 1000 / commands);
+                StringBuilder roles = new StringBuilder();
+                threadsEnd.forEach((role, end) -> roles.append(String.format(" %s %.3f ms,", role,
+                        (end - threadsStart.getOrDefault(role, 0L)) / 1e6 / commands)));
+                out.printf("throughput: CPU per event by thread:%s the rest (GC, JIT, threads that ended) %.3f ms%n",
+                        roles, cpuSecs * 1000 / commands - threadsEnd.entrySet().stream().mapToLong(
+                                e -> e.getValue() - threadsStart.getOrDefault(e.getKey(), 0L)).sum() / 1e6 / commands);
 
                 if (options.named().containsKey("verbose")) {
-                    writer.threadMetrics().forEach((k, v) -> out.printf("  writer %s = %.3f%n", k, v));
+                    for (WriterService w : writer.instances()) {
+                        w.threadMetrics().forEach((k, v) -> out.printf("  writer %s = %.3f%n", k, v));
+                    }
                 }
                 long[] latencies = new long[samples];
                 for (int i = 0; i < samples; i++) {
@@ -210,6 +237,36 @@ final class BenchCommand {
             }
             LocalCluster.deleteRecursively(work);
         }
+    }
+
+    /**
+     * CPU time of the live threads by role: the writer's stream threads (with their producers), the view, the
+     * command sender's producer, and the broker (everything else named by Kafka's server).
+     */
+    static Map<String, Long> threadCpuByRole() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            long cpu = threads.getThreadCpuTime(info.getThreadId());
+            if (cpu < 0) {
+                continue;
+            }
+            String name = info.getThreadName();
+            String role = name.contains("StreamThread") ? "writer"
+                    : name.contains("bench-view") ? "view"
+                    : name.contains("producer-network-thread") ? "sender"
+                    : name.startsWith("main") ? "main" : "broker/other";
+            out.merge(role, cpu, Long::sum);
+        }
+        return out;
+    }
+
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     static double pct(long[] sorted, double p) {

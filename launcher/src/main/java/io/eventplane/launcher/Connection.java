@@ -48,8 +48,21 @@ final class Connection {
             return null;
         }
         String prefix = options.get("topic-prefix", p.getProperty("topic-prefix", "ep"));
-        int partitions = options.intValue("partitions", Integer.parseInt(p.getProperty("partitions", "1")));
-        return new EventplaneConfig(bootstrap, registry, new Topics(prefix), partitions);
+        String given = options.get("partitions", p.getProperty("partitions"));
+        Topics topics = new Topics(prefix);
+        int partitions = given != null ? Integer.parseInt(given) : partitionsOf(bootstrap, topics);
+        return new EventplaneConfig(bootstrap, registry, topics, partitions);
+    }
+
+    /** The command log's partition count as the broker has it (resourceVersions encode it); 1 when it does not exist. */
+    private static int partitionsOf(String bootstrap, Topics topics) {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                java.util.Map.of("bootstrap.servers", bootstrap))) {
+            return admin.describeTopics(java.util.List.of(topics.commands())).allTopicNames()
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS).get(topics.commands()).partitions().size();
+        } catch (Exception e) {
+            return 1;
+        }
     }
 
     /** The API server's URL from {@code --server}, else from the kubeconfig ({@code --kubeconfig}, else the data

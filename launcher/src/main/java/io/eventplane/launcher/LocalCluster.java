@@ -13,7 +13,7 @@ import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
 import io.eventplane.testkit.EmbeddedKafka;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -76,10 +76,13 @@ final class LocalCluster implements AutoCloseable {
 
         config = new EventplaneConfig(kafka.bootstrapServers(), registry.url(), Topics.DEFAULT, partitions());
         TopicSetup.ensureTopics(config);
-        WriterService writer = new WriterService(config, data.resolve("writer-state"), COMMIT_INTERVAL_MS).start();
+        WriterGroup writer = new WriterGroup(config, data.resolve("writer-state"), COMMIT_INTERVAL_MS).start();
         running.push(writer);
-        await("writer", writer::isReady, Duration.ofSeconds(60));
-        step("single writer (Kafka Streams, exactly_once_v2) running");
+        awaitWriter(writer);
+        step(config.partitions() == 1 && writer.instances().size() == 1
+                ? "single writer (Kafka Streams, exactly_once_v2) running"
+                : "writer (Kafka Streams, exactly_once_v2) running: " + writer.instances().size() + " instance(s) on "
+                        + config.partitions() + " partitions");
 
         // Ready only once start() is done: scripts poll /readyz and then read the kubeconfig and the banner's files.
         ClusterPki pki = settings.insecureHttp() ? null
@@ -173,6 +176,33 @@ final class LocalCluster implements AutoCloseable {
 
     private double seconds() {
         return (System.nanoTime() - started) / 1e9;
+    }
+
+    /**
+     * The writer is ready once every instance runs and no store is being restored. A writer killed under exactly-once
+     * restores its store whole from the changelog, which on a busy machine can outlast a fixed wait: the wait is 60 s
+     * plus as long as a restoration is making progress (up to 10 minutes).
+     */
+    private void awaitWriter(WriterGroup writer) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + Duration.ofSeconds(60).toNanos();
+        long hardDeadline = start + Duration.ofMinutes(10).toNanos();
+        boolean told = false;
+        while (!writer.isReady()) {
+            long now = System.nanoTime();
+            if (writer.restoring() > 0) {
+                deadline = Math.max(deadline, now + Duration.ofSeconds(30).toNanos());
+                if (!told) {
+                    told = true;
+                    step("writer restoring its store from the changelog (after an unclean stop)");
+                }
+            }
+            if (now > Math.min(deadline, hardDeadline)) {
+                throw new IllegalStateException("the writer did not become ready within "
+                        + Duration.ofNanos(now - start).toSeconds() + " s (" + writer.state() + ")");
+            }
+            Thread.sleep(50);
+        }
     }
 
     private static void await(String what, BooleanSupplier ready, Duration timeout) throws InterruptedException {

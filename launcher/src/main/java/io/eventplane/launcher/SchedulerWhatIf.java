@@ -3,7 +3,9 @@ package io.eventplane.launcher;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.log.RawChange;
 import io.eventplane.client.log.StateFold;
-import io.eventplane.client.log.TimeTravel;
+import io.eventplane.client.log.AppendOrder;
+import io.eventplane.client.log.LogCodec;
+import io.eventplane.client.log.LogReader;
 import io.eventplane.core.Keys;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
@@ -60,12 +62,24 @@ final class SchedulerWhatIf {
         List<Decision> decisions = new ArrayList<>();
         Map<String, Integer> recordedPerNode = new TreeMap<>();
         Map<String, Integer> changedPerNode = new TreeMap<>();
-        TimeTravel.foldInto(config, fold, raw -> {
+        // Each binding is decided again on the cluster as the log had it just before: across partitions that needs
+        // causes before effects (the nodes before a binding that chose among them), not the order of fetching.
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        new LogReader<>(config, config.topics().events(), new org.apache.kafka.common.serialization.ByteArrayDeserializer())
+                .readAll(r -> {
+                    if (r.value() != null) {
+                        records.add(r);
+                    }
+                    return true;
+                });
+        LogCodec codec = new LogCodec(config);
+        for (var r : AppendOrder.merge(records)) {
+            RawChange raw = codec.parse(r.value());
             if (raw.type() == ChangeType.BOUND && raw.kind().equals("Pod")) {
                 decisions.add(decide(fold, builder, raw, recordedPerNode, changedPerNode));
             }
-            return true;
-        });
+            fold.apply(raw, r.partition(), r.offset());
+        }
         return new Report(decisions, recordedPerNode, changedPerNode);
     }
 

@@ -198,7 +198,8 @@ class AuditReplayEndToEndTest {
     void replayReproducesTheLiveDigest() throws Exception {
         SnapshotManifest snapshot = new SnapshotService(loop.config(), 1, Duration.ofHours(1)).round(1).orElseThrow();
         JsonNode live = http.getJson("/apis/eventplane.io/v1/digest");
-        long[] position = ResourceVersions.decode(live.path("resourceVersion").asText(), 1);
+        long[] position = ResourceVersions.decode(live.path("resourceVersion").asText(),
+                loop.config().partitions());
         TimeTravel.Target target = TimeTravel.Target.atPosition(position);
         TimeTravel.Result first = TimeTravel.fromScratch(loop.config(), target, LogReader.Progress.NONE);
         TimeTravel.Result second = TimeTravel.fromScratch(loop.config(), target, LogReader.Progress.NONE);

@@ -13,7 +13,7 @@ import io.eventplane.nodesim.NodeShape;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,7 +28,7 @@ final class ControlLoop implements AutoCloseable {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
     private final ViewWaiter waiter = new ViewWaiter();
-    private WriterService writer;
+    private WriterGroup writer;
     private ObjectView view;
     private NodeSimulator nodes;
     private Controller scheduler;
@@ -54,8 +54,8 @@ final class ControlLoop implements AutoCloseable {
     ControlLoop start(Path dir) {
         SharedCluster cluster = SharedCluster.get();
         config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
-                new Topics("t" + UUID.randomUUID()), 1);
-        writer = new WriterService(config, dir.resolve("writer"), 20).start();
+                new Topics("t" + UUID.randomUUID()), EventplaneConfig.configuredPartitions());
+        writer = new WriterGroup(config, dir.resolve("writer"), 20).start();
         view = new ObjectView(config, "test-view");
         view.addListener(waiter);
         view.start();

@@ -17,7 +17,7 @@ import io.eventplane.model.ObjectReference;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.SharedCluster;
 import io.eventplane.testkit.SharedClusterExtension;
-import io.eventplane.topology.WriterService;
+import io.eventplane.topology.WriterGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,7 +40,7 @@ class KafkaEventRecorderIntegrationTest {
             .setNamespace("default").setName("web").setUid("uid-web").build();
 
     private final ViewWaiter waiter = new ViewWaiter();
-    private WriterService writer;
+    private WriterGroup writer;
     private ObjectView viewA;
     private ObjectView viewB;
     private CommandSender senderA;
@@ -52,8 +52,8 @@ class KafkaEventRecorderIntegrationTest {
     void start(@TempDir Path dir) throws Exception {
         SharedCluster cluster = SharedCluster.get();
         EventplaneConfig config = new EventplaneConfig(cluster.bootstrapServers(), cluster.registryUrl(),
-                new Topics("t" + UUID.randomUUID()), 1);
-        writer = new WriterService(config, dir.resolve("writer"), 20).start();
+                new Topics("t" + UUID.randomUUID()), EventplaneConfig.configuredPartitions());
+        writer = new WriterGroup(config, dir.resolve("writer"), 20).start();
         viewA = new ObjectView(config, "view-a");
         viewA.addListener(waiter);
         viewA.start();

@@ -35,7 +35,8 @@ final class ContainerRun {
     static final Duration CONFIG_RETRY = Duration.ofSeconds(10);
 
     private final PodRun pod;
-    final Container spec;
+    /** Its definition; an update of the pod's image replaces it ({@link ContainerUpdates}). */
+    Container spec;
     final Role role;
     final PodBehavior behavior;
     /** What its program uses (null when its annotations cannot be read: it is never created then). */
@@ -55,6 +56,13 @@ final class ContainerRun {
     Instant pullStart;
     String imageID = "";
     String containerID;
+    /** The image and image id of the instance created last (what its status shows), null before the first one. */
+    String runImage;
+    String runImageID;
+    /** Being killed because its definition changed: its exit is followed by a start with the new definition. */
+    boolean redefined;
+    /** The next start looks for its (new) image first, as a first start does. */
+    boolean ensureImageOnRestart;
     // the current run
     Instant runStart;
     Instant startedAt;
@@ -158,7 +166,7 @@ final class ContainerRun {
     }
 
     /** Pulls the image, or finds it present, then creates the container. */
-    private void ensureImage(Instant t) {
+    void ensureImage(Instant t) {
         String image = spec.getImage() == null ? "" : spec.getImage();
         String policy = spec.getImagePullPolicy() != null ? spec.getImagePullPolicy()
                 : PodRules.imagePullPolicy(image);
@@ -248,6 +256,8 @@ final class ContainerRun {
             restartCount++;
         }
         containerID = PodLifecycle.containerID(pod.uid(), name() + "/" + restartCount);
+        runImage = spec.getImage();
+        runImageID = imageID;
         signalled = false;
         pod.record(EventNotice.normal(ref(), "Created", "Created container: " + name()));
         pod.record(EventNotice.normal(ref(), "Started", "Started container " + name()));
@@ -416,6 +426,19 @@ final class ContainerRun {
         started = false;
         ready = false;
         due = null;
+        if (redefined) {
+            redefined = false;
+            if (pod.restartsRedefined(this)) { // at once: its back-off belongs to the old definition
+                crashes = 0;
+                restartAt = t;
+                ensureImageOnRestart = true;
+                phase = Phase.EXITED;
+                due = t.plus(pod.config().syncDelay());
+                return;
+            }
+            phase = Phase.DONE;
+            return;
+        }
         if (!pod.restarts(this, endCode)) {
             phase = Phase.DONE;
             if (role == Role.INIT && endCode != 0) {
@@ -432,6 +455,11 @@ final class ContainerRun {
     }
 
     private void restart(Instant t) {
+        if (ensureImageOnRestart) {
+            ensureImageOnRestart = false;
+            ensureImage(t);
+            return;
+        }
         pod.record(EventNotice.normal(ref(), "Pulled", "Container image \"" + spec.getImage()
                 + "\" already present on machine"));
         create(t);
@@ -452,6 +480,10 @@ final class ContainerRun {
             end(exits, b.exitCodeOnSigterm(), b.exitCodeOnSigterm() == 0 ? "Completed" : "Error", null);
         }
         due = runningDue(now);
+    }
+
+    PodRun pod() {
+        return pod;
     }
 
     private boolean hasPostStart() {

@@ -90,6 +90,9 @@ final class KubeletLoop implements UsageSampler.Runs {
     private final VolumeMounts mounts = new VolumeMounts();
     /** Each pod's memory use in bytes at the last usage sample, by uid: what the eviction manager ranks by. */
     private final Map<String, Long> measuredMemory = new HashMap<>();
+    /** The nodes' static pods, when node-sim has a static pod directory; each node's mirror pods as last read. */
+    private StaticPods statics;
+    private final Map<String, Map<String, Pod>> staticMirrors = new HashMap<>();
 
     /**
      * @param send     sends a command (a failure is logged)
@@ -109,6 +112,29 @@ final class KubeletLoop implements UsageSampler.Runs {
         this.clock = clock;
         this.settings = settings;
         this.objects = ConfigReferences.Objects.byKey(key -> view.get(key).map(ObjectChanged::getObject));
+    }
+
+    /** Runs the static pods of {@code dir} ({@link StaticPods}) on every node; before the first evaluation. */
+    void withStaticPods(java.nio.file.Path dir) {
+        this.statics = new StaticPods(dir);
+    }
+
+    /** Reads each owned node's static pod manifests and brings its mirror pods to them. */
+    void syncStaticPods() {
+        if (statics == null) {
+            return;
+        }
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        for (String name : nodes.owned()) {
+            SimNode n = nodes.get(name);
+            Optional<ObjectChanged> node = view.get(nodeKey(n));
+            if (nodes.isFailed(name) || node.isEmpty()) {
+                continue;
+            }
+            Map<String, Pod> desired = statics.mirrors(name, node.get().getUid(), now);
+            staticMirrors.put(name, desired);
+            statics.sync(name, desired, StaticPods.mirrorsOn(view, name), cmdFor(n)).forEach(send);
+        }
     }
 
     /** Pod status updates sent so far (each one a transition the kubelet reported). */
@@ -242,6 +268,27 @@ final class KubeletLoop implements UsageSampler.Runs {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         boolean terminal = "Succeeded".equals(phase) || "Failed".equals(phase);
         PodRun run = runs.get(uid);
+        Pod base = pod; // the status the run's report builds on
+        if (statics != null && StaticPods.isMirror(pod)) {
+            Map<String, Pod> desired = staticMirrors.getOrDefault(node.name(), Map.of());
+            if (deleting && statics.current(pod, desired)) { // deleted through the API: the static pod goes on
+                statics.keep(pod, runs.remove(uid));
+                cancel(key);
+                act(key, pod, node, cmdFor(node).delete(Kinds.POD, pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(), 0L, uid));
+                return;
+            }
+            Optional<StaticPods.Kept> kept = run == null && !deleting ? statics.adopt(pod) : Optional.empty();
+            if (kept.isPresent()) {
+                run = kept.get().run();
+                runs.put(uid, run);
+                base = Pod.newBuilder(pod).setStatus(kept.get().status()).build();
+                String ip = base.getStatus() == null ? null : base.getStatus().getPodIP();
+                if (ip != null && !Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
+                    addresses.addressFor(uid, node.podSubnet(), ip);
+                }
+            }
+        }
         if (run == null && !PodLifecycle.hasSandbox(pod)) {
             if (deleting) {
                 removeIfAllowed(key, pod, node);
@@ -291,7 +338,7 @@ final class KubeletLoop implements UsageSampler.Runs {
         } else {
             waits.stop(key);
         }
-        PodStatus next = run.status(pod);
+        PodStatus next = run.status(base);
         if (!next.equals(pod.getStatus())) {
             act(key, pod, node, cmdFor(node).updateStatus(Pod.newBuilder(pod).setStatus(next).build()));
             transitions.incrementAndGet();

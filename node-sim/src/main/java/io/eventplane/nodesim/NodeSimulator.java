@@ -59,6 +59,7 @@ import static io.eventplane.nodesim.SimNodes.nodeKey;
 public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
     private static final Duration NODE_STATUS_EVERY = Duration.ofMinutes(5);
+    private static final Duration STATIC_PODS_EVERY = Duration.ofSeconds(5);
 
     private final EventplaneConfig config;
     private final NodeShape shape;
@@ -71,6 +72,8 @@ public final class NodeSimulator implements AutoCloseable {
     private Duration evictionInterval = Duration.ofSeconds(10);
     /** How often each node's resource usage is sampled and published (metrics-server's resolution: 15 s); 0: never. */
     private Duration usageInterval = usageIntervalFromEnvironment();
+    /** Where the nodes' static pod manifests are ({@link StaticPods}); null: none. */
+    private java.nio.file.Path staticPodDir = staticPodDirFromEnvironment();
     private volatile boolean active;
     private volatile boolean closed;
     private volatile boolean releaseOnClose = true;
@@ -145,6 +148,18 @@ public final class NodeSimulator implements AutoCloseable {
         }
     }
 
+    /** The nodes' static pods: manifests in {@code dir/<node>/} and {@code dir/} (before {@link #start()}). */
+    public NodeSimulator withStaticPods(java.nio.file.Path dir) {
+        this.staticPodDir = dir;
+        return this;
+    }
+
+    /** {@code EVENTPLANE_NODESIM_STATIC_PODS}: the static pod directory, or none. */
+    static java.nio.file.Path staticPodDirFromEnvironment() {
+        String v = EventplaneConfig.setting("EVENTPLANE_NODESIM_STATIC_PODS", "");
+        return v == null || v.isBlank() ? null : java.nio.file.Path.of(v.trim());
+    }
+
     /** This instance's identity and membership timing among the instances of its group (before {@link #start()}). */
     public NodeSimulator withSharding(ShardSettings sharding) {
         this.shard = sharding;
@@ -194,6 +209,9 @@ public final class NodeSimulator implements AutoCloseable {
                 () -> active && !closed, this::startSimulating, this::stopSimulating);
         heartbeat = new NodeHeartbeat(nodes, view, this::send, outcomes, kubelets, shape, clock, settings);
         pods = new KubeletLoop(nodes, view, this::send, kubelets, executor, kubelet, shape, clock, settings);
+        if (staticPodDir != null) {
+            pods.withStaticPods(staticPodDir);
+        }
         if (!usageInterval.isZero()) {
             usageSender = new UsageSender(config, name + "-usage");
             UsageRules rules = kubelet.stages() == null ? UsageRules.NONE : kubelet.stages().usage();
@@ -265,6 +283,9 @@ public final class NodeSimulator implements AutoCloseable {
                 String key = Keys.of(kind, change.getNamespace(), change.getName());
                 if (change.getType() == ChangeType.DELETED) {
                     run(() -> pods.forget(key, change.getUid()));
+                    if (StaticPods.isMirror(pod)) {
+                        run(() -> pods.syncStaticPods()); // a kubelet recreates its mirror pod
+                    }
                 } else if (nodes.owns(node)) {
                     run(() -> pods.evaluate(key));
                 }
@@ -414,6 +435,10 @@ public final class NodeSimulator implements AutoCloseable {
         if (usage != null) {
             long every2 = usageInterval.toMillis();
             executor.scheduleAtFixedRate(() -> safely(this::sampleUsage), every2, every2, TimeUnit.MILLISECONDS);
+        }
+        if (staticPodDir != null) { // a kubelet looks at its manifests every 20 s
+            executor.scheduleWithFixedDelay(() -> safely(pods::syncStaticPods), 1, STATIC_PODS_EVERY.toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
         long status = NODE_STATUS_EVERY.toMillis();
         executor.scheduleAtFixedRate(() -> safely(heartbeat::reportNodeStatus), status, status, TimeUnit.MILLISECONDS);

@@ -52,7 +52,10 @@ public final class PodRun {
     private final String podName;
     private final String namespace;
     private final String restartPolicy;
-    private final Instant deadlineAt;
+    /** When the sandbox was ready ({@code status.startTime}): what activeDeadlineSeconds counts from. */
+    private final Instant startTime;
+    private Long deadlineSeconds;
+    private Instant deadlineAt;
     private final long terminationGraceSeconds;
     private final List<ContainerRun> init = new ArrayList<>();
     private final List<ContainerRun> apps = new ArrayList<>();
@@ -86,8 +89,9 @@ public final class PodRun {
         this.stages = new PodStages(config, meta, restartPolicy);
         this.terminationGraceSeconds = spec.getTerminationGracePeriodSeconds() == null ? 30
                 : spec.getTerminationGracePeriodSeconds();
-        this.deadlineAt = spec.getActiveDeadlineSeconds() == null ? null
-                : startTime.plusSeconds(spec.getActiveDeadlineSeconds());
+        this.startTime = startTime;
+        this.deadlineSeconds = spec.getActiveDeadlineSeconds();
+        this.deadlineAt = deadlineSeconds == null ? null : startTime.plusSeconds(deadlineSeconds);
         for (Container k : list(spec.getInitContainers())) {
             init.add(container(pod, k, "Always".equals(k.getRestartPolicy()) ? Role.SIDECAR : Role.INIT));
         }
@@ -139,6 +143,18 @@ public final class PodRun {
             Instant asked = meta.getDeletionTimestamp().minusSeconds(graceSeconds);
             termStartAt = asked.isBefore(cursor) ? cursor : asked;
         }
+        runUntil(now);
+        if (addEphemeral(pod) | applyUpdates(pod)) {
+            reconcile(cursor);
+            armStages(cursor);
+            runUntil(now); // what the update makes due now (a deadline already passed)
+        }
+        if (stages.relabel(meta)) {
+            armStages(cursor);
+        }
+    }
+
+    private void runUntil(Instant now) {
         int guard = 0;
         while (true) {
             Instant t = nextChangeAt().orElse(null);
@@ -167,13 +183,29 @@ public final class PodRun {
         if (now.isAfter(cursor)) {
             cursor = now;
         }
-        if (addEphemeral(pod)) {
-            reconcile(cursor);
-            armStages(cursor);
+    }
+
+    /**
+     * POD-2.13, POD-2.9: the updates a pod accepts reach its run when the kubelet sees them (now). A changed
+     * activeDeadlineSeconds counts from {@code status.startTime} again (one already passed fails the pod now, reason
+     * DeadlineExceeded); a changed image of an app container or sidecar restarts that container with the new image,
+     * whatever the restart policy, as the kubelet does when a container's definition changes. A regular init
+     * container's new image is not run (POD-2.10: the pod is not restarted).
+     */
+    private boolean applyUpdates(Pod pod) {
+        boolean changed = false;
+        Long seconds = pod.getSpec().getActiveDeadlineSeconds();
+        if (!java.util.Objects.equals(seconds, deadlineSeconds)) {
+            deadlineSeconds = seconds;
+            deadlineAt = seconds == null ? null : max(startTime.plusSeconds(seconds), cursor);
+            changed = true;
         }
-        if (stages.relabel(meta)) {
-            armStages(cursor);
+        if (terminating || deadlineExceeded || terminal()) {
+            return changed; // a pod being stopped or finished starts nothing new
         }
+        changed |= ContainerUpdates.redefine(init, pod.getSpec().getInitContainers(), cursor);
+        changed |= ContainerUpdates.redefine(apps, pod.getSpec().getContainers(), cursor);
+        return changed;
     }
 
     /**
@@ -330,6 +362,11 @@ public final class PodRun {
             case APP -> "Always".equals(restartPolicy) || ("OnFailure".equals(restartPolicy) && code != 0);
             case EPHEMERAL -> false;
         };
+    }
+
+    /** A container killed because its definition changed starts again with the new one unless the pod is stopping. */
+    boolean restartsRedefined(ContainerRun c) {
+        return !terminating && !deadlineExceeded && !initFailed && !(c.role == Role.SIDECAR && stoppingSidecars);
     }
 
     /** POD-9.8: sidecars get SIGTERM once every app container has stopped, in reverse spec order, one at a time. */
@@ -537,6 +574,10 @@ public final class PodRun {
         out.addAll(apps);
         out.addAll(ephemeral);
         return out;
+    }
+
+    static Instant max(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     static Instant min(Instant a, Instant b) {

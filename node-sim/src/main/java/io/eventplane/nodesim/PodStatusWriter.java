@@ -124,8 +124,8 @@ final class PodStatusWriter {
                 .setReady(k.ready || completedInit)
                 .setStarted(k.role == ContainerRun.Role.INIT ? k.running() : k.started)
                 .setRestartCount(k.restartCount)
-                .setImage(PodLifecycle.normalizeImage(k.spec.getImage()))
-                .setImageID(k.imageID)
+                .setImage(PodLifecycle.normalizeImage(k.runImage != null ? k.runImage : k.spec.getImage()))
+                .setImageID(k.runImage != null ? k.runImageID : k.imageID)
                 .setContainerID(k.containerID)
                 .build();
     }

@@ -39,7 +39,7 @@ class NodeAdmissionTest {
     }
 
     @Test
-    @DisplayName("POD-10.2 POD-10.6 the request counted is max(apps + sidecars, largest init with the sidecars before it)")
+    @DisplayName("POD-10.1 POD-10.2 POD-10.6 the request counted is max(apps + sidecars, largest init with the sidecars before it)")
     void effectiveRequest() {
         Container init = Container.newBuilder().setName("i").setImage("x").setResources(ResourceRequirements.newBuilder()
                 .setRequests(Map.of("cpu", "2")).build()).build();

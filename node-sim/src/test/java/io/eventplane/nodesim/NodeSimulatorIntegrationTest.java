@@ -151,7 +151,7 @@ class NodeSimulatorIntegrationTest {
     }
 
     @Test
-    @DisplayName("POD-3.7 POD-4.2 POD-6.9 bound pods go Pending (ContainerCreating) -> Running, Ready, with unique pod IPs")
+    @DisplayName("POD-3.7 POD-4.2 POD-4.6 POD-6.9 bound pods go Pending (ContainerCreating) -> Running, Ready, with unique pod IPs")
     void boundPodsRun() throws Exception {
         List<String> names = new ArrayList<>();
         for (int i = 1; i <= 6; i++) {

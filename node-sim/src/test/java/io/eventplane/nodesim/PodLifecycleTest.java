@@ -40,7 +40,7 @@ class PodLifecycleTest {
     }
 
     @Test
-    @DisplayName("POD-4.2 POD-6.9 POD-6.10 the sandbox: addresses, startTime, containers Waiting ContainerCreating")
+    @DisplayName("POD-1.9 POD-4.5 POD-4.2 POD-6.9 POD-6.10 the sandbox: addresses, startTime, containers Waiting ContainerCreating")
     void createSandbox() {
         Pod pod = PodLifecycle.creating(boundPod(nginx()), HOST, T0);
 

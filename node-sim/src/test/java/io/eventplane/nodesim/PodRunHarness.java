@@ -106,6 +106,14 @@ final class PodRunHarness {
         return this;
     }
 
+    /** A spec update the writer accepted (an image, activeDeadlineSeconds), seen by the kubelet now. */
+    PodRunHarness update(java.util.function.UnaryOperator<io.eventplane.model.PodSpec> change) {
+        pod = Pod.newBuilder(pod).setSpec(change.apply(pod.getSpec())).build();
+        run.advanceTo(pod, now);
+        write();
+        return this;
+    }
+
     /** A status PATCH by someone else (a readiness gate's condition). */
     PodRunHarness condition(String type, String status) {
         List<PodCondition> c = new ArrayList<>(pod.getStatus().getConditions());

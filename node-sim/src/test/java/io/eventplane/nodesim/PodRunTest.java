@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PodRunTest {
 
     @Test
-    @DisplayName("defaults: a plain nginx pod pulls, starts, becomes Ready and stays so")
+    @DisplayName("POD-3.3 defaults: a plain nginx pod pulls, starts, becomes Ready and stays so")
     void plainPod() {
         PodRunHarness h = new PodRunHarness(pod("Always", Map.of(),
                 Container.newBuilder().setName("nginx").setImage("nginx").build())).until(3600);
@@ -45,7 +45,7 @@ class PodRunTest {
 
     @Nested
     class RestartAndPhase {
-        @ParameterizedTest(name = "W-E1 POD-3.12 one container exits 0 under {0}: {1}")
+        @ParameterizedTest(name = "W-E1 POD-3.12 POD-3.4 POD-5.1 POD-5.2 one container exits 0 under {0}: {1}")
         @CsvSource({"Always,Running,1", "OnFailure,Succeeded,0", "Never,Succeeded,0"})
         void exitsZero(String policy, String phase, int restarts) {
             PodRunHarness h = new PodRunHarness(pod(policy, sim("run-duration", "5s", "exit-code", "0"), c("c"))).until(8);
@@ -54,7 +54,7 @@ class PodRunTest {
             assertEquals(restarts, h.container("c").getRestartCount());
         }
 
-        @ParameterizedTest(name = "W-E2 POD-3.12 one container exits 1 under {0}: {1}")
+        @ParameterizedTest(name = "W-E2 POD-3.12 POD-3.5 POD-5.2 one container exits 1 under {0}: {1}")
         @CsvSource({"Always,Running,1", "OnFailure,Running,1", "Never,Failed,0"})
         void exitsNonZero(String policy, String phase, int restarts) {
             PodRunHarness h = new PodRunHarness(pod(policy, sim("run-duration", "5s", "exit-code", "1"), c("c"))).until(8);
@@ -63,7 +63,7 @@ class PodRunTest {
             assertEquals(restarts, h.container("c").getRestartCount());
         }
 
-        @ParameterizedTest(name = "W-E3 W-E4 POD-3.12 two containers under {0}: c1 fails -> {1}; then c2 exits -> {2}")
+        @ParameterizedTest(name = "W-E3 W-E4 POD-3.12 POD-3.13 two containers under {0}: c1 fails -> {1}; then c2 exits -> {2}")
         @CsvSource({"Always,Running,Running", "OnFailure,Running,Running", "Never,Running,Failed"})
         void twoContainers(String policy, String afterFirst, String afterSecond) {
             PodRunHarness h = new PodRunHarness(pod(policy, sim("run-duration.c1", "5s", "exit-code.c1", "1",
@@ -153,7 +153,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("W-I1 POD-8.2 POD-8.7 POD-3.8 while the first init container runs: Pending, Initialized=False, "
+        @DisplayName("W-I1 POD-8.1 POD-8.2 POD-8.7 POD-3.8 while the first init container runs: Pending, Initialized=False, "
                 + "the rest wait PodInitializing; events Pulling, Pulled, Created, Started for it")
         void firstRuns() {
             PodRunHarness h = new PodRunHarness(myapp("Always", sim("run-duration.init-myservice", "60s"))).until(10);
@@ -247,7 +247,7 @@ class PodRunTest {
     @Nested
     class Sidecars {
         @Test
-        @DisplayName("W-S1 POD-9.3 POD-9.4 the sidecar starts before the app and both keep running")
+        @DisplayName("W-S1 POD-9.1 POD-9.3 POD-9.4 the sidecar starts before the app and both keep running")
         void startsFirst() {
             Container myapp = Container.newBuilder().setName("myapp").setImage("alpine:latest").build();
             PodRunHarness h = new PodRunHarness(pod("Always", Map.of(), List.of(sidecar("logshipper")),
@@ -289,7 +289,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("POD-9.5 a sidecar that exits is restarted even under restartPolicy Never; the phase is unaffected")
+        @DisplayName("POD-9.5 POD-5.3 a sidecar that exits is restarted even under restartPolicy Never; the phase is unaffected")
         void sidecarRestarts() {
             PodRunHarness h = new PodRunHarness(pod("Never", sim("run-duration.sc", "20s", "exit-code.sc", "1"),
                     List.of(sidecar("sc")), List.of(c("app")))).until(60);
@@ -334,7 +334,7 @@ class PodRunTest {
     @Nested
     class Termination {
         @Test
-        @DisplayName("W-D1 POD-12.3 POD-12.10 graceful delete: unready at once, SIGTERM, exit, terminal phase, finished")
+        @DisplayName("W-D1 POD-3.10 POD-12.3 POD-12.4 POD-12.10 POD-6.13 graceful delete: unready at once, SIGTERM, exit, terminal phase, finished")
         void graceful() {
             PodRunHarness h = new PodRunHarness(pod("Always", sim("shutdown-duration", "3s"), c("c"))).until(30);
             h.delete(30);
@@ -352,7 +352,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("POD-12.9 a program that ignores SIGTERM is killed when the grace period ends (137, Failed)")
+        @DisplayName("POD-12.1 POD-12.9 a program that ignores SIGTERM is killed when the grace period ends (137, Failed)")
         void ignoresSigterm() {
             PodRunHarness h = new PodRunHarness(pod("Always", sim("ignores-sigterm", "true"), c("c"))).until(30);
             h.delete(30).until(100);
@@ -410,7 +410,7 @@ class PodRunTest {
     @Nested
     class ConditionsAndProbes {
         @Test
-        @DisplayName("W-R1 W-R2 POD-6.6 POD-6.7 a missing readiness gate keeps Ready False with ContainersReady True; "
+        @DisplayName("W-R1 W-R2 POD-6.3 POD-6.6 POD-6.7 a missing readiness gate keeps Ready False with ContainersReady True; "
                 + "setting it True makes the pod Ready")
         void readinessGate() {
             Pod p = pod("Always", Map.of(), c("c"));
@@ -426,7 +426,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("W-R3 W-R4 POD-6.10 Initialized is True at once without init containers, after them with some")
+        @DisplayName("W-R3 W-R4 POD-6.10 POD-8.3 Initialized is True at once without init containers, after them with some")
         void initializedOrder() {
             PodRunHarness plain = new PodRunHarness(pod("Always", Map.of(), c("c")));
             assertEquals("True", plain.condition("Initialized"));
@@ -435,12 +435,13 @@ class PodRunTest {
             PodRunHarness withInit = new PodRunHarness(pod("Always", sim("run-duration.i", "5s"), List.of(c("i")),
                     List.of(c("c"))));
             assertEquals("False", withInit.condition("Initialized"));
+            assertEquals("True", withInit.condition("PodReadyToStartContainers"), "the sandbox before the init containers");
             withInit.until(20);
             assertEquals("True", withInit.condition("Initialized"));
         }
 
         @Test
-        @DisplayName("W-R6 POD-7.7 POD-7.10 a readiness probe: unready before the initial delay, ready after "
+        @DisplayName("W-R6 POD-7.7 POD-7.10 POD-7.12 a readiness probe: unready before the initial delay, ready after "
                 + "successThreshold successes")
         void readinessProbe() {
             Container k = Container.newBuilder(c("c")).setReadinessProbe(probe(5, 10, 2, 3)).build();
@@ -470,7 +471,7 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("W-R8 POD-7.7 a startup probe that never succeeds kills the container; nothing is ready meanwhile")
+        @DisplayName("W-R8 POD-7.7 POD-5.13 a startup probe that never succeeds kills the container; nothing is ready meanwhile")
         void startupFails() {
             Container k = Container.newBuilder(c("c")).setStartupProbe(probe(0, 5, 1, 3))
                     .setReadinessProbe(probe(0, 1, 1, 1)).build();
@@ -494,7 +495,7 @@ class PodRunTest {
     @Nested
     class Images {
         @Test
-        @DisplayName("POD-4.2 nginx:1.161 cannot be pulled: ErrImagePull, ImagePullBackOff, retried after 10, 20 s")
+        @DisplayName("POD-4.2 POD-3.2 nginx:1.161 cannot be pulled: ErrImagePull, ImagePullBackOff, retried after 10, 20 s")
         void missingImage() {
             PodRunHarness h = new PodRunHarness(pod("Always", Map.of(),
                     Container.newBuilder().setName("nginx").setImage("nginx:1.161").build())).until(60);
@@ -530,10 +531,11 @@ class PodRunTest {
         }
 
         @Test
-        @DisplayName("a slow image, declared per pod: ContainerCreating for the whole pull")
+        @DisplayName("POD-3.2 POD-4.1 a slow image, declared per pod: Pending, ContainerCreating for the whole pull")
         void slowImage() {
             PodRunHarness h = new PodRunHarness(pod("Always", sim("image-pull-duration", "45s"), c("c"))).until(44);
             assertEquals("Waiting:ContainerCreating", h.state("c"));
+            assertEquals("Pending", h.phase());
 
             h.until(46);
 

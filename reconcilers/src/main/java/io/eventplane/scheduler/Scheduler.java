@@ -162,7 +162,11 @@ public final class Scheduler implements BatchReconciler {
         String kind = change.getKind();
         if (kind.equals(Kinds.NODE.kind())) {
             dirtyNodes.add(change.getName());
-            clusterChanged();
+            if (change.getType() == ChangeType.CREATED || change.getType() == ChangeType.DELETED || previous == null
+                    || NodeUpdates.mayMakePodsFit((Node) previous.getObject(),
+                            (Node) change.getObject())) {
+                clusterChanged();
+            }
         } else if ((kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
                 || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())
                 || kind.equals(Kinds.SERVICE.kind()))

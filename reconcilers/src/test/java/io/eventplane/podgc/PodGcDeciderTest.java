@@ -34,7 +34,7 @@ class PodGcDeciderTest {
     }
 
     @Test
-    @DisplayName("W-G1 GC-19 POD-13.2 threshold 5 and 7 terminated pods: the 2 oldest are deleted, running pods are not counted")
+    @DisplayName("W-G1 GC-19 POD-13.1 POD-13.2 threshold 5 and 7 terminated pods: the 2 oldest are deleted, running pods are not counted")
     void threshold() {
         List<Pod> pods = new ArrayList<>();
         for (int i = 7; i >= 1; i--) {

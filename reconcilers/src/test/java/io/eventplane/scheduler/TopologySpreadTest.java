@@ -88,7 +88,7 @@ class TopologySpreadTest {
     // ---- 24.1
 
     @Test
-    @DisplayName("W-T1 POD-16.6 zone maxSkew 1: zoneA would reach [3,1], so only zoneB (node3, node4) is feasible")
+    @DisplayName("W-T1 POD-16.3 POD-16.6 POD-16.8 POD-16.22 zone maxSkew 1: zoneA would reach [3,1], so only zoneB (node3, node4) is feasible")
     void wt1() {
         ClusterSnapshot s = b4WithPods();
         Pod pod = mypod(constraint("zone", 1, "DoNotSchedule"));

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 public final class WriterService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriterService.class);
     private final KafkaStreams streams;
+    private final RestoreProgress restores = new RestoreProgress();
 
     /** How fresh a command must be to commit early ({@code EVENTPLANE_WRITER_FRESH_MS}, default 100 ms). */
     public static final long FRESH_MS = Long.parseLong(EventplaneConfig.setting("EVENTPLANE_WRITER_FRESH_MS", "100"));
@@ -84,6 +85,7 @@ public final class WriterService implements AutoCloseable {
                 LogSerdes.changes(config), LogSerdes.outcomes(config));
         streams = new KafkaStreams(
                 WriterTopology.build(config.topics(), serdes, decider, config.partitions(), FRESH_MS), p);
+        streams.setGlobalStateRestoreListener(restores);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("writer stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -97,6 +99,11 @@ public final class WriterService implements AutoCloseable {
 
     public boolean isReady() {
         return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** Store partitions this writer is restoring from their changelog (a restart after kill -9 restores them whole). */
+    public int restoring() {
+        return restores.inProgress();
     }
 
     public KafkaStreams.State state() {

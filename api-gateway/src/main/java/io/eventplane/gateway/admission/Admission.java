@@ -19,7 +19,7 @@ import org.apache.avro.specific.SpecificRecord;
  *
  * <p>The object is defaulted by the writer's rules first, as Kubernetes defaults what it decodes. Order, as
  * kube-apiserver's: NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultStorageClass,
- * then ResourceQuota last, which reserves what it admits in the quota's status.
+ * DefaultIngressClass, then ResourceQuota last, which reserves what it admits in the quota's status.
  */
 public final class Admission {
     /** What is being admitted. */
@@ -61,7 +61,7 @@ public final class Admission {
         LimitRanger limitRanger = new LimitRanger(view);
         PriorityAdmission priority = new PriorityAdmission(view);
         this.mutating = List.of(limitRanger, new ServiceAccountAdmission(view, serviceAccountWait), priority,
-                new DefaultStorageClass(view));
+                new DefaultStorageClass(view), new DefaultIngressClass(view));
         this.validating = List.of(limitRanger, priority, new ResourceQuotaAdmission(view, clock, quotaStatus));
     }
 

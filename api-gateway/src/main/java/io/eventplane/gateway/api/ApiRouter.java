@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.auth.authn.ServiceAccountTokens;
+import io.eventplane.gateway.auth.authz.Attributes;
+import io.eventplane.gateway.auth.authz.Authorization;
 import io.eventplane.gateway.discovery.Discovery;
 import io.eventplane.gateway.discovery.OpenApi;
 import io.eventplane.gateway.discovery.VersionInfo;
@@ -12,9 +14,8 @@ import io.eventplane.gateway.watch.WatchStreamer;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Json;
 import io.eventplane.gateway.wire.KubeStatus;
+import io.eventplane.gateway.wire.Paths;
 import io.eventplane.gateway.wire.Statuses;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,8 +51,11 @@ public final class ApiRouter {
     private final LogHandler logs;
     private final AuditHandler audit;
     private final MetricsApi metrics;
+    private final Authorization authorization;
+    private final AccessReviewHandler reviews;
     private final Readiness readiness;
     private final Supplier<String> serverAddress;
+    private final InFlightLimit inFlight = InFlightLimit.fromEnvironment();
 
     private final TokenRequestHandler tokenRequests;
 
@@ -63,7 +67,9 @@ public final class ApiRouter {
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress,
                      ServiceAccountTokens tokens) {
         this.tokenRequests = new TokenRequestHandler(backend, tokens);
-        Submitter submitter = new Submitter(backend);
+        this.authorization = new Authorization(backend.view(), Authorization.enabledBySetting());
+        backend.view().addListener(authorization::changed);
+        Submitter submitter = new Submitter(backend, authorization);
         Admission admission = new Admission(backend.view(), backend.clock(), new QuotaStatusWriter(backend),
                 SERVICE_ACCOUNT_WAIT);
         this.reads = new ReadHandler(backend);
@@ -78,11 +84,26 @@ public final class ApiRouter {
         this.logs = new LogHandler(backend);
         this.audit = new AuditHandler(backend);
         this.metrics = new MetricsApi(backend.view(), backend.usage(), backend.clock()::instant);
+        this.reviews = new AccessReviewHandler(authorization);
         this.readiness = readiness;
         this.serverAddress = serverAddress;
     }
 
     public ApiResponse handle(ApiRequest request) {
+        java.util.Optional<Runnable> release = inFlight.acquire(request);
+        if (release.isEmpty()) {
+            LOG.debug("{} {} -> 429: more requests in flight than allowed", request.method(), request.path());
+            return ApiResponse.status(InFlightLimit.tooManyRequests())
+                    .withHeader("Retry-After", InFlightLimit.RETRY_AFTER_SECONDS);
+        }
+        try {
+            return answer(request);
+        } finally {
+            release.get().run();
+        }
+    }
+
+    private ApiResponse answer(ApiRequest request) {
         try {
             if (request.body().length > Statuses.MAX_BODY_BYTES) {
                 throw new ApiException(Statuses.tooLarge(Statuses.MAX_BODY_BYTES));
@@ -108,7 +129,9 @@ public final class ApiRouter {
     }
 
     private ApiResponse route(ApiRequest request) {
-        List<String> segments = segments(request.path());
+        // kube-apiserver authorizes before it routes: a refused request learns nothing of what exists
+        authorization.check(Attributes.of(RequestUser.of(request), request.method(), request.path(), request.query()));
+        List<String> segments = Paths.segments(request.path());
         if (segments.isEmpty()) {
             return get(request, this::rootPaths);
         }
@@ -163,6 +186,9 @@ public final class ApiRouter {
         if (group.equals(MetricsApi.GROUP) && segments.size() > 3 && segments.get(2).equals(MetricsApi.VERSION)) {
             return get(request, () -> ApiResponse.json(200, metrics.get(segments.subList(3, segments.size()),
                     request.param("labelSelector"))));
+        }
+        if (AccessReviewHandler.serves(group) && segments.size() > 3 && segments.get(2).equals("v1")) {
+            return reviews.handle(request, group, segments.subList(3, segments.size()));
         }
         if (!Discovery.groups().containsKey(group)) {
             throw new ApiException(Statuses.noSuchResource());
@@ -305,37 +331,5 @@ public final class ApiRouter {
             throw new ApiException(Statuses.methodNotAllowed());
         }
         return answer.get();
-    }
-
-    /** The path's segments, percent-decoded ({@code +} stays a plus in a path). */
-    static List<String> segments(String rawPath) {
-        List<String> out = new ArrayList<>();
-        for (String s : rawPath.split("/")) {
-            if (!s.isEmpty()) {
-                out.add(percentDecode(s));
-            }
-        }
-        return out;
-    }
-
-    private static String percentDecode(String s) {
-        if (s.indexOf('%') < 0) {
-            return s;
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '%' && i + 2 < s.length()) {
-                try {
-                    bytes.write(Integer.parseInt(s.substring(i + 1, i + 3), 16));
-                    i += 2;
-                    continue;
-                } catch (NumberFormatException e) {
-                    throw new ApiException(Statuses.badRequest("invalid escape in path segment \"" + s + "\""));
-                }
-            }
-            bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
-        }
-        return bytes.toString(StandardCharsets.UTF_8);
     }
 }

@@ -8,6 +8,8 @@ import io.eventplane.core.decide.Decision;
 import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.gateway.auth.UserInfo;
+import io.eventplane.gateway.auth.authz.Authorization;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.alloc.ServiceAllocator;
 import io.eventplane.log.ChangeType;
@@ -40,9 +42,11 @@ final class Submitter {
     /** The producer's max.request.size: the largest command record the gateway can send. */
     private static final long COMMAND_LIMIT = 1024 * 1024;
     private final Backend backend;
+    private final Authorization authorization;
 
-    Submitter(Backend backend) {
+    Submitter(Backend backend, Authorization authorization) {
         this.backend = backend;
+        this.authorization = authorization;
     }
 
     /** Who the log records: the user and groups, the real user behind an impersonation, the User-Agent. */
@@ -57,14 +61,19 @@ final class Submitter {
         private final Commands commands;
         private final Duration timeout;
         private final boolean dryRun;
+        private final UserInfo user;
 
         private ForRequest(ApiRequest request) {
+            this.user = RequestUser.of(request);
             this.commands = new Commands(actor(request), backend.clock());
             this.timeout = RequestTimeouts.effective(request.param("timeout"), backend.writeTimeout());
             this.dryRun = DryRun.requested(request);
         }
 
         Requests.Result put(Verb verb, KindInfo kind, String namespace, String name, SpecificRecord object) {
+            // on every write path: RBAC's registry refuses roles and bindings granting more than their writer holds,
+            // NodeRestriction what a node creates for another
+            authorization.checkWrite(user, verb == Verb.CREATE, kind, namespace, name, object);
             Command command = base(verb, kind, namespace, name).setObject(object).build();
             if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
                 return withAllocations(command);

@@ -44,10 +44,21 @@ public final class Discovery {
                                 boolean namespaced, List<String> verbs) {
     }
 
-    /** metrics.k8s.io/v1beta1, served from the kubelets' usage samples (gateway/metrics). */
+    /** metrics.k8s.io/v1beta1, served from the kubelets' usage samples (gateway/metrics), and the review APIs. */
     public static final List<ExtraResource> EXTRA = List.of(
             new ExtraResource("metrics.k8s.io", "v1beta1", "nodes", "", "NodeMetrics", false, List.of("get", "list")),
-            new ExtraResource("metrics.k8s.io", "v1beta1", "pods", "", "PodMetrics", true, List.of("get", "list")));
+            new ExtraResource("metrics.k8s.io", "v1beta1", "pods", "", "PodMetrics", true, List.of("get", "list")),
+            // the review APIs: answered by the authorizer, never stored (api.AccessReviewHandler)
+            new ExtraResource("authorization.k8s.io", "v1", "selfsubjectaccessreviews", "", "SelfSubjectAccessReview",
+                    false, List.of("create")),
+            new ExtraResource("authorization.k8s.io", "v1", "selfsubjectrulesreviews", "", "SelfSubjectRulesReview",
+                    false, List.of("create")),
+            new ExtraResource("authorization.k8s.io", "v1", "subjectaccessreviews", "", "SubjectAccessReview", false,
+                    List.of("create")),
+            new ExtraResource("authorization.k8s.io", "v1", "localsubjectaccessreviews", "", "LocalSubjectAccessReview",
+                    true, List.of("create")),
+            new ExtraResource("authentication.k8s.io", "v1", "selfsubjectreviews", "", "SelfSubjectReview", false,
+                    List.of("create")));
 
     private Discovery() {
     }

@@ -30,7 +30,8 @@ public final class ListStrategies {
     /** Keyed lists whose element record, not their field name, gives the keys (the first is the merge key). */
     private static final Map<String, List<String>> KEYS_BY_ELEMENT = Map.of("ServicePort", List.of("port", "protocol"));
     /** Element records of atomic lists whose field name the table above keys for another kind. */
-    private static final Set<String> ATOMIC_ELEMENTS = Set.of("EndpointPort", "EndpointAddress", "PortStatus");
+    private static final Set<String> ATOMIC_ELEMENTS = Set.of("EndpointPort", "EndpointAddress", "PortStatus",
+            "NetworkPolicyPort", "IngressPortStatus");
     /** Lists of strings that merge as sets (patchStrategy "merge"). */
     private static final Set<String> SET_LISTS = Set.of("finalizers");
     /** Lists whose patchStrategy also retains keys. */

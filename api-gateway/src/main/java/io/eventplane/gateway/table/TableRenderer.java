@@ -55,13 +55,20 @@ public final class TableRenderer {
             Map.entry("EndpointSlice", NetworkColumns.ENDPOINT_SLICE),
             Map.entry("IPAddress", NetworkColumns.IP_ADDRESS),
             Map.entry("ServiceCIDR", NetworkColumns.SERVICE_CIDR),
+            Map.entry("Ingress", IngressColumns.INGRESS),
+            Map.entry("IngressClass", IngressColumns.INGRESS_CLASS),
+            Map.entry("NetworkPolicy", IngressColumns.NETWORK_POLICY),
             Map.entry("PersistentVolumeClaim", StorageColumns.PERSISTENT_VOLUME_CLAIM),
             Map.entry("PersistentVolume", StorageColumns.PERSISTENT_VOLUME),
             Map.entry("StorageClass", StorageColumns.STORAGE_CLASS),
             Map.entry("PriorityClass", QuotaColumns.PRIORITY_CLASS),
             Map.entry("ResourceQuota", QuotaColumns.RESOURCE_QUOTA),
             Map.entry("LimitRange", QuotaColumns.LIMIT_RANGE),
-            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER));
+            Map.entry("HorizontalPodAutoscaler", AutoscalingColumns.HORIZONTAL_POD_AUTOSCALER),
+            Map.entry("Role", RbacColumns.ROLE),
+            Map.entry("ClusterRole", RbacColumns.ROLE),
+            Map.entry("RoleBinding", RbacColumns.BINDING),
+            Map.entry("ClusterRoleBinding", RbacColumns.BINDING));
 
     private TableRenderer() {
     }

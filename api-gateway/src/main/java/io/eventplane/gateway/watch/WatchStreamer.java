@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
 public final class WatchStreamer {
     private static final Logger LOG = LoggerFactory.getLogger(WatchStreamer.class);
     private static final Duration BOOKMARK_EVERY = Duration.ofSeconds(30);
+    private static final Duration CATCH_UP = Duration.ofSeconds(3);
 
     /**
      * What a watch asks for.
@@ -70,6 +71,9 @@ public final class WatchStreamer {
         long[] from = ResourceVersions.decode(rv, partitions);
         Subscription s;
         try {
+            if (partitions > 1 && rv.indexOf('.') < 0) {
+                from = positionAfterObjectVersion(Long.parseLong(rv));
+            }
             s = view.watch(from, sel::inScope, buffer);
         } catch (GoneException e) {
             LOG.debug("watch of {} from {}: {}", kind.plural(), rv, e.getMessage());
@@ -87,6 +91,32 @@ public final class WatchStreamer {
             }
         }
         return new EventWatch(view, s, from, tracker, options);
+    }
+
+    /**
+     * With several partitions a single number is one object's resourceVersion (a reflector resumes from the last event
+     * it got): the watch starts where this view had delivered that change on every partition. A change this view has
+     * not applied yet (it came from a faster gateway) is waited for briefly; one it no longer retains is 410 Gone, so
+     * the client lists again rather than getting changes twice or missing some.
+     */
+    private long[] positionAfterObjectVersion(long resourceVersion) throws GoneException {
+        long deadline = System.nanoTime() + CATCH_UP.toNanos();
+        int p = ResourceVersions.partition(resourceVersion, partitions);
+        while (true) {
+            var at = view.positionAfter(resourceVersion);
+            if (at.isPresent()) {
+                return at.get();
+            }
+            if (view.positions()[p] >= resourceVersion || System.nanoTime() > deadline) {
+                throw new GoneException("too old resource version: " + resourceVersion);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new GoneException("interrupted");
+            }
+        }
     }
 
     static byte[] line(ObjectNode event) {

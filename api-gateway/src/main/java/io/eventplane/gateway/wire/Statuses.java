@@ -77,7 +77,7 @@ public final class Statuses {
     }
 
     public static KubeStatus invalid(KindInfo kind, String name, List<Cause> causes) {
-        StringBuilder sb = new StringBuilder(kind.kind()).append(" \"").append(name == null ? "" : name)
+        StringBuilder sb = new StringBuilder(ObjectDecider.qualifiedKind(kind)).append(" \"").append(name == null ? "" : name)
                 .append("\" is invalid: ");
         if (causes.size() == 1) {
             sb.append(causes.get(0).message());
@@ -125,11 +125,19 @@ public final class Statuses {
                 new Details(outcome.getName(), emptyToNull(kind.group()), detailKind, causes));
     }
 
-    /** {@code Pod "x" is invalid}, or {@code DeleteOptions "x" is invalid}: the kind the writer named. */
+    /**
+     * {@code Pod "x" is invalid}, {@code Ingress.networking.k8s.io "x" is invalid} or {@code DeleteOptions "x" is
+     * invalid}: the kind the writer named, without its group (the details carry the group apart, as Kubernetes').
+     */
     private static String kindOfInvalid(CommandOutcome outcome, KindInfo kind) {
         String m = outcome.getMessage();
         int quote = m.indexOf(" \"");
-        return quote > 0 && m.indexOf(' ') == quote ? m.substring(0, quote) : kind.kind();
+        if (quote <= 0 || m.indexOf(' ') != quote) {
+            return kind.kind();
+        }
+        String named = m.substring(0, quote);
+        int dot = named.indexOf('.');
+        return dot > 0 ? named.substring(0, dot) : named;
     }
 
     private static Details resourceDetails(KindInfo kind, String name) {

@@ -186,6 +186,40 @@ class AdmissionTest {
                         + "globalDefault: true}")));
     }
 
+    private static io.eventplane.model.networking.Ingress ingress(String specExtra, String annotations) {
+        return parse(io.eventplane.model.networking.Ingress.class, "{apiVersion: networking.k8s.io/v1, kind: Ingress, "
+                + "metadata: {name: web, namespace: shop" + (annotations == null ? "" : ", annotations: " + annotations)
+                + "}, spec: {" + (specExtra == null ? "" : specExtra + ", ") + "defaultBackend: {service: {name: web, "
+                + "port: {number: 80}}}}}");
+    }
+
+    private void ingressClass(String name, String created, boolean isDefault) {
+        put(parse(io.eventplane.model.networking.IngressClass.class, "{apiVersion: networking.k8s.io/v1, kind: "
+                + "IngressClass, metadata: {name: " + name + ", creationTimestamp: '" + created + "'"
+                + (isDefault ? ", annotations: {ingressclass.kubernetes.io/is-default-class: 'true'}" : "")
+                + "}, spec: {controller: example.com/" + name + "}}"));
+    }
+
+    private String ingressClassOf(io.eventplane.model.networking.Ingress ingress) {
+        return ((io.eventplane.model.networking.Ingress) create(ingress)).getSpec().getIngressClassName();
+    }
+
+    @Test
+    @DisplayName("DefaultIngressClass: a new Ingress naming no class gets the default one, the newest of several; a named "
+            + "class or the ingress.class annotation is kept; none without a default")
+    void defaultIngressClass() {
+        namespace("shop", false);
+        ingressClass("plain", "2026-11-21T08:00:00Z", false);
+        assertEquals(null, ingressClassOf(ingress(null, null)));
+        ingressClass("old", "2026-11-21T08:00:00Z", true);
+        assertEquals("old", ingressClassOf(ingress(null, null)));
+        ingressClass("new", "2026-11-21T09:00:00Z", true);
+        ingressClass("also-new", "2026-11-21T09:00:00Z", true);
+        assertEquals("also-new", ingressClassOf(ingress(null, null)));
+        assertEquals("plain", ingressClassOf(ingress("ingressClassName: plain", null)));
+        assertEquals(null, ingressClassOf(ingress(null, "{kubernetes.io/ingress.class: nginx}")));
+    }
+
     private static io.eventplane.model.PriorityClass priorityClass(String name, int value, String extra) {
         return parse(io.eventplane.model.PriorityClass.class, "{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, "
                 + "metadata: {name: " + name + "}, value: " + value + (extra == null ? "" : ", " + extra) + "}");

@@ -90,7 +90,7 @@ public final class ObjectDecider {
         causes.addAll(r.validate(prepared));
         causes.addAll(r.validateCreate(prepared));
         if (!causes.isEmpty()) {
-            throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+            throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
         }
         return accept(command, ChangeType.CREATED, prepared, null, position);
     }
@@ -124,7 +124,7 @@ public final class ObjectDecider {
             List<StatusCause> causes = new ArrayList<>(MetadataRules.validate(ObjectAccess.meta(next)));
             causes.addAll(r.validate(next));
             if (!causes.isEmpty()) {
-                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }
         } else if (status) {
             // The status subresource changes status and nothing else.
@@ -136,7 +136,7 @@ public final class ObjectDecider {
             }
             List<StatusCause> causes = r.validateStatusUpdate(stored, next);
             if (!causes.isEmpty()) {
-                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }
         } else {
             next = object;
@@ -170,7 +170,7 @@ public final class ObjectDecider {
             causes.addAll(r.validateUpdate(stored, next));
             causes.addAll(r.validate(next));
             if (!causes.isEmpty()) {
-                throw new RejectedException(Rejection.invalid(kind.kind(), command.getName(), causes));
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }
             if (!ObjectAccess.sameSpec(stored, next)) {
                 next = ObjectAccess.withMeta(next, ObjectMeta.newBuilder(ObjectAccess.meta(next))
@@ -406,6 +406,11 @@ public final class ObjectDecider {
                 .setReason(reason)
                 .setMessage(message)
                 .setCauses(causes);
+    }
+
+    /** {@code Pod}, or {@code Ingress.networking.k8s.io}: how Kubernetes names a kind in an Invalid message. */
+    public static String qualifiedKind(KindInfo kind) {
+        return kind.group().isEmpty() ? kind.kind() : kind.kind() + "." + kind.group();
     }
 
     /** {@code pods}, or {@code leases.coordination.k8s.io}: how Kubernetes names a resource in messages. */

@@ -141,7 +141,9 @@ public final class PodRules implements KindRules<Pod> {
             // Priority plugin's answer without a class (the API resolves priorityClassName before it gets here).
             PodSpec spec = ObjectAccess.shallow(pod.getSpec());
             spec.setTolerations(defaultTolerations(spec.getTolerations()));
-            if (empty(spec.getServiceAccountName())) {
+            boolean mirror = pod.getMetadata() != null && pod.getMetadata().getAnnotations() != null
+                    && pod.getMetadata().getAnnotations().containsKey("kubernetes.io/config.mirror");
+            if (empty(spec.getServiceAccountName()) && !mirror) { // a kubelet's mirror pod names no account
                 spec.setServiceAccountName(DEFAULT_SERVICE_ACCOUNT);
                 spec.setServiceAccount(DEFAULT_SERVICE_ACCOUNT);
             }
@@ -171,6 +173,7 @@ public final class PodRules implements KindRules<Pod> {
         Set<String> names = new HashSet<>();
         validateContainers("spec.containers", spec.getContainers(), names, causes, false);
         validateContainers("spec.initContainers", spec.getInitContainers(), names, causes, true);
+        PodOsValidation.stopSignals(spec, causes);
         if (spec.getRestartPolicy() != null && !RESTART_POLICIES.contains(spec.getRestartPolicy())) {
             causes.add(Causes.notSupported("spec.restartPolicy", spec.getRestartPolicy(), RESTART_POLICIES));
         }
@@ -205,6 +208,7 @@ public final class PodRules implements KindRules<Pod> {
             }
         }
         validateSpreadConstraints(spec.getTopologySpreadConstraints(), causes);
+        PodOsValidation.hostUsersAndOs(spec, causes);
         return causes;
     }
 

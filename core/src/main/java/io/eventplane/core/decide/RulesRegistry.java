@@ -39,6 +39,13 @@ public final class RulesRegistry {
         r.register(Kinds.IP_ADDRESS, new IPAddressRules());
         r.register(Kinds.SERVICE_CIDR, new ServiceCIDRRules());
         r.register(Kinds.NODE_PORT_ALLOCATION, new NodePortAllocationRules());
+        r.register(Kinds.ROLE, new RbacRules.RoleRules());
+        r.register(Kinds.CLUSTER_ROLE, new RbacRules.ClusterRoleRules());
+        r.register(Kinds.ROLE_BINDING, new RbacRules.RoleBindingRules());
+        r.register(Kinds.CLUSTER_ROLE_BINDING, new RbacRules.ClusterRoleBindingRules());
+        r.register(Kinds.INGRESS, new IngressRules());
+        r.register(Kinds.INGRESS_CLASS, new IngressClassRules());
+        r.register(Kinds.NETWORK_POLICY, new NetworkPolicyRules());
         return r;
     }
 

@@ -29,7 +29,14 @@ import io.eventplane.model.StorageClass;
 import io.eventplane.model.allocation.NodePortAllocation;
 import io.eventplane.model.discovery.EndpointSlice;
 import io.eventplane.model.networking.IPAddress;
+import io.eventplane.model.networking.Ingress;
+import io.eventplane.model.networking.IngressClass;
+import io.eventplane.model.networking.NetworkPolicy;
 import io.eventplane.model.networking.ServiceCIDR;
+import io.eventplane.model.rbac.ClusterRole;
+import io.eventplane.model.rbac.ClusterRoleBinding;
+import io.eventplane.model.rbac.Role;
+import io.eventplane.model.rbac.RoleBinding;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +75,13 @@ public final class Kinds {
     public static final KindInfo HORIZONTAL_POD_AUTOSCALER = new KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", List.of("hpa"), true, true, HorizontalPodAutoscaler.class);
     public static final KindInfo IP_ADDRESS = new KindInfo("IPAddress", "networking.k8s.io", "v1", "ipaddresses", "ipaddress", List.of("ip"), false, false, IPAddress.class);
     public static final KindInfo SERVICE_CIDR = new KindInfo("ServiceCIDR", "networking.k8s.io", "v1", "servicecidrs", "servicecidr", List.of(), false, true, ServiceCIDR.class);
+    public static final KindInfo ROLE = new KindInfo("Role", "rbac.authorization.k8s.io", "v1", "roles", "role", List.of(), true, false, Role.class);
+    public static final KindInfo CLUSTER_ROLE = new KindInfo("ClusterRole", "rbac.authorization.k8s.io", "v1", "clusterroles", "clusterrole", List.of(), false, false, ClusterRole.class);
+    public static final KindInfo ROLE_BINDING = new KindInfo("RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", List.of(), true, false, RoleBinding.class);
+    public static final KindInfo CLUSTER_ROLE_BINDING = new KindInfo("ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", "clusterrolebinding", List.of(), false, false, ClusterRoleBinding.class);
+    public static final KindInfo INGRESS = new KindInfo("Ingress", "networking.k8s.io", "v1", "ingresses", "ingress", List.of("ing"), true, true, Ingress.class);
+    public static final KindInfo INGRESS_CLASS = new KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", "ingressclass", List.of(), false, false, IngressClass.class);
+    public static final KindInfo NETWORK_POLICY = new KindInfo("NetworkPolicy", "networking.k8s.io", "v1", "networkpolicies", "networkpolicy", List.of("netpol"), true, false, NetworkPolicy.class);
     /**
      * A node port held by a Service: stored, never served (kube-apiserver keeps its node port RangeAllocation the same
      * way). It is in {@link #all()} only.
@@ -98,7 +112,8 @@ public final class Kinds {
                 CONTROLLER_REVISION, JOB, CRON_JOB, REPLICATION_CONTROLLER, POD_DISRUPTION_BUDGET, CONFIG_MAP, SECRET,
                 SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
                 STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER, IP_ADDRESS,
-                SERVICE_CIDR, NODE_PORT_ALLOCATION)) {
+                SERVICE_CIDR, NODE_PORT_ALLOCATION, ROLE, CLUSTER_ROLE, ROLE_BINDING, CLUSTER_ROLE_BINDING,
+                INGRESS, INGRESS_CLASS, NETWORK_POLICY)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }

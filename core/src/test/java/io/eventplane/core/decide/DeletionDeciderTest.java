@@ -193,7 +193,7 @@ class DeletionDeciderTest {
     }
 
     @Test
-    @DisplayName("W-D1 a graceful delete of a running pod sets deletionTimestamp = now + 30 s; the pod stays (Terminating) until the grace-0 delete")
+    @DisplayName("W-D1 POD-12.1 POD-12.2 a graceful delete of a running pod sets deletionTimestamp = now + 30 s; the pod stays (Terminating) until the grace-0 delete")
     void wD1() {
         ObjectChanged pod = runningPod(null);
         ObjectChanged terminating = delete(pod, null, null, null, Decisions.T0.plusSeconds(10)).change().orElseThrow();

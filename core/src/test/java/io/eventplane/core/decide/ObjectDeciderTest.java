@@ -140,7 +140,7 @@ class ObjectDeciderTest {
     }
 
     @Test
-    @DisplayName("W-T14 a topology spread constraint with maxSkew 0 is rejected by validation")
+    @DisplayName("W-T14 POD-16.4 a topology spread constraint with maxSkew 0 is rejected by validation")
     void maxSkewZeroRejected() {
         Pod p = pod("spread", container("app", "nginx"));
         p = Pod.newBuilder(p).setSpec(PodSpec.newBuilder(p.getSpec()).setTopologySpreadConstraints(List.of(

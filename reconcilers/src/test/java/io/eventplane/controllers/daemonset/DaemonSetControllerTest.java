@@ -247,7 +247,7 @@ class DaemonSetControllerTest {
     }
 
     @Test
-    @DisplayName("DS-12 a pod the user changed stays; a node created later gets a pod from the DaemonSet's template")
+    @DisplayName("DS-12 POD-2.1 a pod the user changed stays; a node created later gets a pod from the DaemonSet's template")
     void changedPodsDoNotChangeTheTemplate() {
         nodes("node-1");
         cluster.create(fluentd());

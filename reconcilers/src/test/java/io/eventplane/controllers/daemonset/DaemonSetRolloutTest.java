@@ -141,7 +141,7 @@ class DaemonSetRolloutTest {
     }
 
     @Test
-    @DisplayName("DS-16 OnDelete: a new template replaces no pod; a pod the user deletes comes back on the new template")
+    @DisplayName("DS-16 POD-2.2 POD-2.3 OnDelete: a new template replaces no pod; a pod the user deletes comes back on the new template")
     void onDeleteWaitsForTheUser() {
         nodes(3);
         cluster.create(onDelete(fluentd()));

@@ -47,7 +47,7 @@ class DisruptionDeciderTest {
     }
 
     @Test
-    @DisplayName("minAvailable 2 of 3 ready pods allows one disruption; the condition says SufficientPods")
+    @DisplayName("POD-17.4 minAvailable 2 of 3 ready pods allows one disruption; the condition says SufficientPods")
     void minAvailableInteger() {
         PodDisruptionBudgetStatus s = DisruptionDecider.decide(pdb(2, null), pods(3, 0), o -> 3, NOW).status();
         assertEquals(1, s.getDisruptionsAllowed());
@@ -59,7 +59,7 @@ class DisruptionDeciderTest {
     }
 
     @Test
-    @DisplayName("maxUnavailable 1 counts the controller's scale: 4 replicas, 3 ready leaves none to disrupt")
+    @DisplayName("POD-17.8 maxUnavailable 1 counts the controller's scale: 4 replicas, 3 ready leaves none to disrupt")
     void maxUnavailableUsesScale() {
         PodDisruptionBudgetStatus s = DisruptionDecider.decide(pdb(null, 1), pods(3, 0), o -> 4, NOW).status();
         assertEquals(4, s.getExpectedPods());
@@ -70,7 +70,7 @@ class DisruptionDeciderTest {
     }
 
     @Test
-    @DisplayName("minAvailable 50% of a scale of 5 rounds up to 3; not-ready pods are not healthy")
+    @DisplayName("POD-17.9 POD-17.13 minAvailable 50% of a scale of 5 rounds up to 3; not-ready pods are not healthy")
     void percentRoundsUp() {
         PodDisruptionBudgetStatus s = DisruptionDecider.decide(pdb("50%", null), pods(4, 1), o -> 5, NOW).status();
         assertEquals(3, s.getDesiredHealthy());

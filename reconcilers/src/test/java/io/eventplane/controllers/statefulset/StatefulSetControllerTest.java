@@ -239,7 +239,7 @@ class StatefulSetControllerTest {
     }
 
     @Test
-    @DisplayName("STS-07 STS-12 STS-13 a deleted pod is replaced under the same name with a new uid, only once the "
+    @DisplayName("STS-07 STS-12 STS-13 W-P8 POD-12.14 POD-17.18 a deleted pod is replaced under the same name with a new uid, only once the "
             + "old one is completely gone (held here by a finalizer), and mounts the same claim")
     void replacementAfterTheOldPodIsGone() {
         cluster.create(web(3));
