@@ -43,6 +43,9 @@ class KubectlAuthenticationTest {
         loop.start(tmp.resolve("loop"));
         api = SecureGateway.start(loop.config(), tmp, BOB_TOKEN + ",bob,1001,\"ops,devs\"\n");
         admin = api.http(api.admin());
+        // authentication is under test here, not RBAC: every authenticated user may edit
+        api.kubectl("setup", api.admin()).ok("create", "clusterrolebinding", "authenticated-edit", "--clusterrole=edit",
+                "--group=system:authenticated");
     }
 
     @AfterAll
