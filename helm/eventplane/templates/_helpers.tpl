@@ -15,6 +15,20 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
   value: {{ .Values.log.partitions | quote }}
 - name: EVENTPLANE_REPLICATION_FACTOR
   value: {{ .Values.kafka.replicationFactor | quote }}
+{{- range $name, $value := .Values.kafka.clientProperties }}
+- name: EVENTPLANE_KAFKA_PROP_{{ $name | upper | replace "." "_" }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- range $name, $ref := .Values.kafka.clientPropertiesFromSecrets }}
+- name: EVENTPLANE_KAFKA_PROP_{{ $name | upper | replace "." "_" }}
+  valueFrom:
+    secretKeyRef: {name: {{ $ref.secret | quote }}, key: {{ $ref.key | quote }}}
+{{- end }}
+{{- with .Values.schemaRegistry.basicAuthSecret }}
+- name: EVENTPLANE_REGISTRY_BASIC_AUTH_USER_INFO
+  valueFrom:
+    secretKeyRef: {name: {{ .secret | quote }}, key: {{ .key | quote }}}
+{{- end }}
 {{- end -}}
 
 {{/* One Deployment of the image running one service's main class. */}}

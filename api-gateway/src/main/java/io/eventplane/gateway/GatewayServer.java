@@ -18,6 +18,10 @@ import io.eventplane.gateway.alloc.ServiceNetwork;
 import io.eventplane.gateway.api.ApiRouter;
 import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
+import io.eventplane.gateway.auth.authn.Authentication;
+import io.eventplane.gateway.auth.authn.GatewaySecurity;
+import io.eventplane.core.meta.ObjectAccess;
+import java.util.Optional;
 import io.eventplane.gateway.console.ConsoleRouter;
 import io.eventplane.gateway.exec.ContainerStreams;
 import io.eventplane.gateway.http.GatewayRuntime;
@@ -67,6 +71,8 @@ public final class GatewayServer implements AutoCloseable {
     private ServiceAllocator services;
     private java.util.concurrent.ScheduledExecutorService upkeep;
     private volatile boolean closed;
+    private GatewaySecurity security = GatewaySecurity.insecure();
+    private Authentication authentication;
 
     private GatewayServer() {
     }
@@ -93,17 +99,26 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network,
                                       Map<String, BooleanSupplier> checks) {
-        return start(config, port, bindHost, network, checks, false);
+        return start(config, port, bindHost, network, checks, false, GatewaySecurity.insecure());
+    }
+
+    /** As above, serving and authenticating as {@code security} says (TLS and required credentials, or plain HTTP). */
+    public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network,
+                                      Map<String, BooleanSupplier> checks, GatewaySecurity security) {
+        return start(config, port, bindHost, network, checks, false, security);
     }
 
     /**
      * @param sharedView serve from the process's shared view (one process running the API with other services, as
      *                   {@code eventplane up} does: the log is decoded once) instead of a view of its own
+     * @param security   TLS and required credentials, or plain HTTP
      */
     public static GatewayServer start(EventplaneConfig config, int port, String bindHost, ServiceNetwork network,
-                                      Map<String, BooleanSupplier> checks, boolean sharedView) {
+                                      Map<String, BooleanSupplier> checks, boolean sharedView,
+                                      GatewaySecurity security) {
         GatewayServer g = new GatewayServer();
         checks.forEach(g.readiness::add);
+        g.security = security;
         try {
             g.doStart(config, port, bindHost, network, sharedView);
             return g;
@@ -140,12 +155,13 @@ public final class GatewayServer implements AutoCloseable {
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
                 Clock.systemUTC(), services, usage);
         host = bindHost;
-        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress);
+        authentication = security.authentication(this::serviceAccountUid, Clock.systemUTC());
+        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress, authentication.serviceAccountTokens());
         context = ApplicationContext.builder()
-                .properties(micronautProperties(port, bindHost))
+                .properties(micronautProperties(port, bindHost, security))
                 .singletons(new GatewayRuntime(router, new ConsoleRouter(config, view, Clock.systemUTC(),
                         Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports"))),
-                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps)))
+                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps), authentication))
                 .deduceEnvironment(false)
                 .banner(false)
                 .start();
@@ -180,11 +196,33 @@ public final class GatewayServer implements AutoCloseable {
         upkeep.scheduleWithFixedDelay(pass, SERVICE_UPKEEP.toMillis(), SERVICE_UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private static Map<String, Object> micronautProperties(int port, String bindHost) {
+    private Optional<String> serviceAccountUid(String namespace, String name) {
+        return view.get(Keys.of(Kinds.SERVICE_ACCOUNT.kind(), namespace, name))
+                .filter(c -> c.getObject() != null && c.getType() != io.eventplane.log.ChangeType.DELETED)
+                .map(c -> ObjectAccess.meta((org.apache.avro.specific.SpecificRecord) c.getObject()).getUid());
+    }
+
+    private static Map<String, Object> micronautProperties(int port, String bindHost, GatewaySecurity security) {
         Map<String, Object> p = new HashMap<>();
         p.put("micronaut.application.name", "eventplane-gateway");
-        p.put("micronaut.server.port", port == 0 ? -1 : port);
         p.put("micronaut.server.host", bindHost);
+        if (security.tls()) {
+            // HTTPS only; client certificates are asked for, not required (tokens are the other way in).
+            String password = java.util.UUID.randomUUID().toString();
+            p.put("micronaut.server.ssl.enabled", true);
+            p.put("micronaut.server.ssl.build-self-signed", false);
+            p.put("micronaut.server.ssl.port", port == 0 ? -1 : port);
+            p.put("micronaut.server.ssl.key-store.path", "file:" + security.pki().servingKeyStore(password));
+            p.put("micronaut.server.ssl.key-store.password", password);
+            p.put("micronaut.server.ssl.key-store.type", "PKCS12");
+            p.put("micronaut.server.ssl.trust-store.path", "file:" + security.pki().caTrustStore(password));
+            p.put("micronaut.server.ssl.trust-store.password", password);
+            p.put("micronaut.server.ssl.trust-store.type", "PKCS12");
+            p.put("micronaut.server.ssl.client-authentication", "want");
+            p.put("micronaut.server.dual-protocol", false);
+        } else {
+            p.put("micronaut.server.port", port == 0 ? -1 : port);
+        }
         // Far above Kubernetes' 3 MiB: bodies up to this size reach us and get a 413 Status from the router.
         p.put("micronaut.server.max-request-size", 64L * 1024 * 1024);
         p.put("micronaut.server.multipart.enabled", false);
@@ -220,17 +258,22 @@ public final class GatewayServer implements AutoCloseable {
         systemObjects = t;
     }
 
-    /** {@code http://host:port}, with a loopback host when bound to every address. */
+    /** {@code https://host:port} ({@code http://} with {@code --insecure-http}), with a loopback host when bound to every address. */
     public String url() {
         String h = host == null || host.equals("0.0.0.0") || host.equals("::") || host.isEmpty() ? "127.0.0.1" : host;
         if (h.contains(":") && !h.startsWith("[")) {
             h = "[" + h + "]";
         }
-        return "http://" + h + ":" + port();
+        return (security.tls() ? "https://" : "http://") + h + ":" + port();
     }
 
     private String serverAddress() {
-        return url().substring("http://".length());
+        return url().substring(url().indexOf("://") + 3);
+    }
+
+    /** How this gateway serves and authenticates. */
+    public GatewaySecurity security() {
+        return security;
     }
 
     public int port() {

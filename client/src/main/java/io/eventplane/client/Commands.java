@@ -16,12 +16,37 @@ import org.apache.avro.specific.SpecificRecord;
 
 /** Builds commands for one actor (a user or a component), stamped by its clock. */
 public final class Commands {
-    private final String actor;
+    private final Actor actor;
     private final Clock clock;
 
-    public Commands(String actor, Clock clock) {
+    /**
+     * Who the commands are from, as the envelope records it.
+     *
+     * @param name       the user or component
+     * @param groups     its groups (as authentication established them)
+     * @param realUser   the user who really asked, when {@code name} is impersonated; null otherwise
+     * @param realGroups the real user's groups
+     * @param userAgent  the client's User-Agent, or null
+     */
+    public record Actor(String name, java.util.List<String> groups, String realUser, java.util.List<String> realGroups,
+                        String userAgent) {
+        public Actor {
+            groups = groups == null ? java.util.List.of() : java.util.List.copyOf(groups);
+            realGroups = realGroups == null ? java.util.List.of() : java.util.List.copyOf(realGroups);
+        }
+
+        public static Actor of(String name) {
+            return new Actor(name, null, null, null, null);
+        }
+    }
+
+    public Commands(Actor actor, Clock clock) {
         this.actor = actor;
         this.clock = clock;
+    }
+
+    public Commands(String actor, Clock clock) {
+        this(Actor.of(actor), clock);
     }
 
     public Commands(String actor) {
@@ -29,8 +54,11 @@ public final class Commands {
     }
 
     public Envelope envelope(String requestId, String causationId) {
-        return Envelope.newBuilder().setActor(actor).setRequestId(requestId == null ? newRequestId() : requestId)
-                .setCausationId(causationId).setTime(clock.instant()).build();
+        return Envelope.newBuilder().setActor(actor.name())
+                .setRequestId(requestId == null ? newRequestId() : requestId)
+                .setCausationId(causationId).setTime(clock.instant()).setGroups(actor.groups())
+                .setRealUser(actor.realUser()).setRealGroups(actor.realGroups()).setUserAgent(actor.userAgent())
+                .build();
     }
 
     public static String newRequestId() {

@@ -79,8 +79,15 @@ public record EventplaneConfig(String bootstrapServers, String registryUrl, Topi
         return m;
     }
 
+    /**
+     * Every Kafka client's settings: the bootstrap servers plus the security passthrough, so each service can reach a
+     * broker that wants SASL and/or TLS: the properties file {@code EVENTPLANE_KAFKA_CLIENT_CONFIG} (as Kafka's own
+     * tools take {@code --command-config}) and then each {@code EVENTPLANE_KAFKA_PROP_<NAME>} environment variable as
+     * the property {@code <name>} with underscores as dots ({@code EVENTPLANE_KAFKA_PROP_SECURITY_PROTOCOL=SASL_SSL},
+     * {@code EVENTPLANE_KAFKA_PROP_SASL_JAAS_CONFIG=...}).
+     */
     public Map<String, Object> kafkaConfig() {
-        Map<String, Object> m = new HashMap<>();
+        Map<String, Object> m = new HashMap<>(KafkaSecurity.settings());
         m.put("bootstrap.servers", bootstrapServers);
         return m;
     }

@@ -18,7 +18,25 @@ import java.util.StringJoiner;
 /** The small HTTP client the commands that talk to the API share: JSON in, JSON out, a Status turned into a message. */
 final class Api {
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static volatile HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static volatile String token;
+
+    /**
+     * Calls the API as the kubeconfig's user: trusting its CA, presenting its client certificate or token (what
+     * {@code eventplane up} writes); plain HTTP kubeconfigs change nothing.
+     */
+    static void useKubeconfig(java.nio.file.Path kubeconfig) throws IOException {
+        String ca = Kubeconfig.field(kubeconfig, "certificate-authority-data:");
+        if (ca == null) {
+            return;
+        }
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .sslContext(io.eventplane.client.pki.TlsContexts.client(ca,
+                        Kubeconfig.field(kubeconfig, "client-certificate-data:"),
+                        Kubeconfig.field(kubeconfig, "client-key-data:")))
+                .build();
+        token = Kubeconfig.field(kubeconfig, "token:");
+    }
 
     /** A failed call: the server's Status message, or why it could not be reached. */
     static final class CallFailed extends Exception {
@@ -39,10 +57,21 @@ final class Api {
                 .POST(HttpRequest.BodyPublishers.ofString(body)), url);
     }
 
+    /** Any request as the kubeconfig's user (see {@link #useKubeconfig}), the answer as it came. */
+    static HttpResponse<String> exchange(HttpRequest.Builder request) throws IOException, InterruptedException {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private static JsonNode send(HttpRequest.Builder request, String url) throws CallFailed, InterruptedException {
         HttpResponse<String> response;
         try {
-            response = HTTP.send(request.timeout(Duration.ofMinutes(5)).build(), HttpResponse.BodyHandlers.ofString());
+            if (token != null) {
+                request.header("Authorization", "Bearer " + token);
+            }
+            response = http.send(request.timeout(Duration.ofMinutes(5)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new CallFailed("cannot reach " + url + ": " + e.getMessage());
         }

@@ -40,7 +40,7 @@ final class BenchCommand {
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
         if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs",
-                "statefulset", "console", "authz", "crd").contains(mode)) {
+                "statefulset", "console", "authz", "crd", "api").contains(mode)) {
             throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--latency-samples N] "
                     + "[--commit-interval MS] [--partitions P] [--writers W] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
@@ -58,7 +58,8 @@ final class BenchCommand {
                     + "[--policy OrderedReady|Parallel|both] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench console [--pods 150000] [--nodes 5000] [--rounds 3] [--rewrite] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench authz [--creates 1000] [--bindings 100] [--bootstrap B --registry URL]\n"
-                    + "       eventplane bench crd [--objects 100000] [--latency-samples 200] [--bootstrap B --registry URL]");
+                    + "       eventplane bench crd [--objects 100000] [--latency-samples 200] [--bootstrap B --registry URL]\n"
+                    + "       eventplane bench api [--creates 1500] [--bootstrap B --registry URL]");
         }
         int commands = options.intValue("commands", 20_000);
         int samples = options.intValue("latency-samples", 500);
@@ -87,6 +88,10 @@ final class BenchCommand {
             int writers = options.intValue("writers", 1);
             if (mode.equals("replay")) {
                 ReplayBench.run(config, options.intValue("pods", 150_000), options.intValue("changes", 4), out);
+                return 0;
+            }
+            if (mode.equals("api")) {
+                ApiAuthBench.run(config, work, options.intValue("creates", 1500), out);
                 return 0;
             }
             if (mode.equals("scheduler")) {

@@ -65,13 +65,17 @@ final class Connection {
         }
     }
 
-    /** The API server's URL from {@code --server}, else from the data directory's kubeconfig; null when neither. */
+    /** The API server's URL from {@code --server}, else from the kubeconfig ({@code --kubeconfig}, else the data
+     * directory's); null when neither. {@link Api} then calls with the kubeconfig's CA and credentials. */
     static String server(Options options, java.io.PrintStream err, String command) throws IOException {
+        Path kubeconfig = Path.of(options.get("kubeconfig", Path.of(options.get("data-dir", ".eventplane"),
+                "kubeconfig").toString()));
+        // The credentials (and CA) are the kubeconfig's, also when --server names the address.
+        Api.useKubeconfig(kubeconfig);
         String server = options.get("server", null);
         if (server != null) {
             return server;
         }
-        Path kubeconfig = Path.of(options.get("data-dir", ".eventplane"), "kubeconfig");
         server = Kubeconfig.server(kubeconfig);
         if (server == null) {
             err.println("eventplane " + command + ": no --server given and no " + kubeconfig

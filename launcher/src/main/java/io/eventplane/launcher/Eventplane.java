@@ -12,9 +12,12 @@ public final class Eventplane {
             usage: eventplane <command> [options]
 
             commands:
-              up       [--nodes N] [--port P] [--data-dir D] [--bind HOST]
+              up       [--nodes N] [--port P] [--data-dir D] [--bind HOST] [--token-auth-file CSV]
+                       [--anonymous-auth] [--insecure-http]
                        start broker, registry, writer, API gateway, scheduler and N simulated nodes (default 3)
-                       in the foreground; Ctrl-C stops them. State lives in D (default .eventplane/).
+                       in the foreground; Ctrl-C stops them. State lives in D (default .eventplane/). The API is
+                       TLS with a cluster CA made in D/pki; D/kubeconfig carries the CA and an admin client
+                       certificate (system:masters). --insecure-http: plain HTTP, no authentication (development).
               history  <kind>/<namespace>/<name> | <kind>/<name> [--server URL] [--data-dir D] [-o json]
                        the full event history of one object, e.g. `history pod/default/nginx`
               audit    [--since T] [--until T] [--actor A] [--verb V] [--kind K] [-n NS] [--name N]

@@ -8,7 +8,6 @@ import io.eventplane.gateway.history.HistoryPrinter;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -48,11 +47,11 @@ final class HistoryCommand {
         String ref = kind.kind() + "/" + namespace + "/" + name;
         try {
             if (!"json".equals(options.get("o", options.get("output", "")))) {
-                return HistoryPrinter.print(server, ref, out);
+                return HistoryPrinter.print(server, ref, out, Api::exchange);
             }
             String url = server + "/apis/eventplane.io/v1/history/" + kind.kind() + "/" + enc(namespace) + "/" + enc(name);
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = Api.exchange(HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(60)).GET());
             JsonNode body = new ObjectMapper().readTree(response.body());
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(body));
             return response.statusCode() == 200 ? 0 : 1;

@@ -7,6 +7,8 @@ import io.eventplane.controllers.ControllerManager;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.TopicSetup;
 import io.eventplane.gateway.GatewayServer;
+import io.eventplane.gateway.auth.authn.GatewaySecurity;
+import io.eventplane.client.pki.ClusterPki;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
@@ -30,7 +32,18 @@ import org.apache.kafka.clients.admin.Admin;
  */
 final class LocalCluster implements AutoCloseable {
 
-    record Settings(Path dataDir, int nodes, int port, String bindHost) {
+    /**
+     * @param insecureHttp plain HTTP without authentication (every request is {@code system:unsecured}, in
+     *                     {@code system:masters}): for development only; TLS and credentials otherwise
+     * @param tokenFile    a static token file (kube-apiserver's {@code --token-auth-file}), or null
+     * @param anonymous    requests without credentials are {@code system:anonymous} instead of 401
+     */
+    record Settings(Path dataDir, int nodes, int port, String bindHost, boolean insecureHttp, Path tokenFile,
+                    boolean anonymous) {
+        /** Plain HTTP (the load test's and the console bench's own clusters, tests); {@code up} asks for TLS. */
+        Settings(Path dataDir, int nodes, int port, String bindHost) {
+            this(dataDir, nodes, port, bindHost, true, null, false);
+        }
     }
 
     private final Settings settings;
@@ -72,14 +85,21 @@ final class LocalCluster implements AutoCloseable {
                         + config.partitions() + " partitions");
 
         // Ready only once start() is done: scripts poll /readyz and then read the kubeconfig and the banner's files.
+        ClusterPki pki = settings.insecureHttp() ? null
+                : ClusterPki.loadOrCreate(data.resolve("pki"), java.util.List.of(settings.bindHost()));
+        GatewaySecurity security = (pki == null ? GatewaySecurity.insecure() : GatewaySecurity.tls(pki))
+                .withTokenFile(settings.tokenFile()).withAnonymous(settings.anonymous());
         gateway = GatewayServer.start(config, settings.port(), settings.bindHost(),
                 io.eventplane.gateway.alloc.ServiceNetwork.fromEnvironment(), java.util.Map.of("startup", startupDone::get),
-                true); // one view for the API, scheduler, node-sim and controllers of this process: the log decoded once
+                true, // one view for the API, scheduler, node-sim and controllers of this process: the log decoded once
+                security);
         running.push(gateway);
         gateway.addReadinessCheck("kafka", kafka::isRunning);
         gateway.addReadinessCheck("registry", registry::isRunning);
         gateway.addReadinessCheck("writer", writer::isReady);
-        step("API gateway serving " + gateway.url() + " (event log replayed into its view)");
+        step("API gateway serving " + gateway.url() + (pki == null
+                ? " over plain HTTP without authentication (--insecure-http)"
+                : " (TLS, cluster CA in " + pki.directory() + ")") + " (event log replayed into its view)");
 
         Controller scheduler = Scheduler.controller(config, "scheduler").start();
         running.push(scheduler);
@@ -104,7 +124,13 @@ final class LocalCluster implements AutoCloseable {
         step("controllers running: " + String.join(", ", ControllerManager.select("*").stream()
                 .map(ControllerManager.Definition::name).toList()));
 
-        Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
+        if (pki == null) {
+            Kubeconfig.write(data.resolve("kubeconfig"), gateway.url());
+        } else {
+            Kubeconfig.write(data.resolve("kubeconfig"), gateway.url(), pki.caPem(),
+                    Kubeconfig.Credential.certificate(pki.admin().certificatePem(), pki.admin().keyPem()),
+                    ClusterPki.ADMIN_USER);
+        }
         Connection.write(data.resolve(Connection.FILE), config);
         startupDone.set(true);
     }

@@ -11,7 +11,6 @@ import io.eventplane.nodesim.NodeSimSettings;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -90,11 +89,10 @@ final class NodeCommand {
         }
         String url = server + "/api/v1/nodes/" + URLEncoder.encode(name, StandardCharsets.UTF_8);
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+            HttpResponse<String> response = Api.exchange(HttpRequest.newBuilder(URI.create(url))
                     .timeout(Duration.ofSeconds(30))
                     .header("Content-Type", "application/merge-patch+json")
-                    .method("PATCH", HttpRequest.BodyPublishers.ofString(patch)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString(patch)));
             if (response.statusCode() == 404) {
                 err.println("eventplane node: no node \"" + name + "\"");
                 return 1;
@@ -205,8 +203,8 @@ final class NodeCommand {
         String lease = server + "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/"
                 + URLEncoder.encode(name, StandardCharsets.UTF_8);
         for (String url : List.of(node, lease)) {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(30)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = Api.exchange(HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(30)).DELETE());
             if (response.statusCode() >= 300 && response.statusCode() != 404) {
                 err.println("eventplane node: deleting " + url + " answered " + response.statusCode() + ": "
                         + response.body());

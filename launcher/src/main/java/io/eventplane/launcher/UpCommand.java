@@ -14,7 +14,10 @@ final class UpCommand {
                 Path.of(options.get("data-dir", ".eventplane")).toAbsolutePath().normalize(),
                 options.intValue("nodes", 3),
                 options.intValue("port", 6443),
-                options.get("bind", "127.0.0.1"));
+                options.get("bind", "127.0.0.1"),
+                Boolean.parseBoolean(options.get("insecure-http", "false")),
+                options.get("token-auth-file", null) == null ? null : Path.of(options.get("token-auth-file", null)),
+                Boolean.parseBoolean(options.get("anonymous-auth", "false")));
         if (settings.nodes() < 0) {
             throw new Options.UsageException("--nodes must be 0 or more");
         }

@@ -100,11 +100,11 @@ class AuditReplayEndToEndTest {
             String actor = e.path("actor").asText().startsWith("node-sim/") ? "node-sim" : e.path("actor").asText();
             steps.add(actor + " " + e.path("verb").asText() + " " + e.path("outcome").asText());
         }
-        assertEquals("kubectl create accepted", steps.get(0), steps.toString());
+        assertEquals("system:unsecured create accepted", steps.get(0), steps.toString());
         assertTrue(steps.contains("scheduler bind accepted"), steps.toString());
         assertTrue(steps.contains("node-sim update-status accepted"), steps.toString());
-        assertTrue(steps.contains("kubectl create rejected"), steps.toString());
-        assertTrue(steps.contains("kubectl delete accepted"), steps.toString());
+        assertTrue(steps.contains("system:unsecured create rejected"), steps.toString());
+        assertTrue(steps.contains("system:unsecured delete accepted"), steps.toString());
         assertEquals("node-sim delete accepted", steps.get(steps.size() - 1), steps.toString());
 
         JsonNode rejected = entries.stream().filter(e -> e.path("outcome").asText().equals("rejected")).findFirst()
@@ -117,7 +117,7 @@ class AuditReplayEndToEndTest {
         assertTrue(bind.path("before").path("spec").path("nodeName").isMissingNode(), "unbound before the bind");
         assertFalse(bind.path("after").path("spec").path("nodeName").asText().isEmpty(), "bound after it");
 
-        List<JsonNode> onlyRejected = audit("outcome=rejected&name=audited&actor=kubectl");
+        List<JsonNode> onlyRejected = audit("outcome=rejected&name=audited&actor=system:unsecured");
         assertEquals(1, onlyRejected.size());
         List<JsonNode> byScheduler = audit("actor=scheduler&name=audited");
         assertEquals(1, byScheduler.size());

@@ -12,27 +12,51 @@ import java.util.function.Predicate;
 /** A tiny JSON-over-HTTP client for end-to-end tests, with polling to a deadline instead of sleeps. */
 final class Http {
     static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client;
     private final String base;
+    private final String token;
 
     Http(String base) {
+        this(base, null, null);
+    }
+
+    /** Over TLS with {@code tls} (trusting the cluster CA, maybe presenting a client certificate), maybe a bearer token. */
+    Http(String base, javax.net.ssl.SSLContext tls, String token) {
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (tls != null) {
+            b.sslContext(tls);
+        }
+        this.client = b.build();
         this.base = base;
+        this.token = token;
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
     HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+        return client.send(request(path).timeout(Duration.ofSeconds(30)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> post(String path, String json) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+        return client.send(request(path).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A POST with extra headers (a forged User-Agent, impersonation). */
+    HttpResponse<String> post(String path, String json, java.util.Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json");
+        headers.forEach(b::header);
+        return client.send(b.POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Any method with an optional body of {@code contentType}. */
     HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+        HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(60));
         if (body == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {

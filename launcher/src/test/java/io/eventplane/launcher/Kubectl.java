@@ -66,7 +66,7 @@ final class Kubectl {
                 in.write(stdin.getBytes(StandardCharsets.UTF_8));
             }
         } else {
-            p.getOutputStream().close();
+            p.getOutputStream().close(); // no terminal: kubectl must not wait for a typed user name on a 401
         }
         if (!p.waitFor(150, TimeUnit.SECONDS)) {
             p.destroyForcibly();

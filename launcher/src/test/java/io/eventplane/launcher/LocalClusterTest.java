@@ -20,30 +20,32 @@ class LocalClusterTest {
     static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    @DisplayName("up starts everything, a pod reaches Running, node pressure taints a node, and a restart on the same data dir keeps its uid and resourceVersion")
+    @DisplayName("up starts everything over TLS (401 without credentials, the kubeconfig's admin certificate works), a pod reaches Running, node pressure taints a node, and a restart on the same data dir keeps its uid and resourceVersion")
     void upRestartKeepsState() throws Exception {
         Path data = Files.createTempDirectory(Path.of("target"), "up-");
         int port = FreePorts.next();
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);
-        LocalCluster.Settings settings = new LocalCluster.Settings(data, 3, port, "127.0.0.1");
+        LocalCluster.Settings settings = new LocalCluster.Settings(data, 3, port, "127.0.0.1", false, null, false);
         JsonNode pod;
         try (LocalCluster cluster = new LocalCluster(settings, out)) {
             cluster.start();
             cluster.printSummary();
             assertTrue(console.toString(StandardCharsets.UTF_8).contains("Kafka bootstrap:"), console.toString());
-            Http http = new Http("http://127.0.0.1:" + port);
+            Http http = admin(data, port);
             assertEquals(200, http.get("/readyz").statusCode());
+            assertEquals(401, new Http("https://127.0.0.1:" + port, adminTls(data, false), null)
+                    .get("/api/v1/nodes").statusCode(), "no credentials: 401");
             assertEquals(3, http.getJson("/api/v1/nodes").path("items").size());
-            assertTrue(Files.readString(data.resolve("kubeconfig")).contains("http://127.0.0.1:" + port));
+            assertTrue(Files.readString(data.resolve("kubeconfig")).contains("https://127.0.0.1:" + port));
             assertEquals(201, http.post("/api/v1/namespaces/default/pods", Http.pod("nginx")).statusCode());
             pod = http.await("/api/v1/namespaces/default/pods/nginx", Http::running, WAIT);
             kubectlGetNodes(data.resolve("kubeconfig"));
-            nodePressure(http, "http://127.0.0.1:" + port);
+            nodePressure(http, "https://127.0.0.1:" + port, data.resolve("kubeconfig"));
         }
         try (LocalCluster cluster = new LocalCluster(settings, out)) {
             cluster.start();
-            Http http = new Http("http://127.0.0.1:" + port);
+            Http http = admin(data, port);
             JsonNode again = http.getJson("/api/v1/namespaces/default/pods/nginx");
             assertEquals(pod.path("metadata").path("uid"), again.path("metadata").path("uid"));
             assertEquals(pod.path("metadata").path("resourceVersion"), again.path("metadata").path("resourceVersion"));
@@ -56,14 +58,28 @@ class LocalClusterTest {
      * {@code node pressure node-1 memory on}: the kubelet reports MemoryPressure True, the node lifecycle controller
      * taints the node memory-pressure:NoSchedule; {@code off} takes both away.
      */
-    private static void nodePressure(Http http, String server) throws Exception {
+    /** The API as the admin of {@code up}'s kubeconfig: its CA and client certificate. */
+    private static Http admin(Path data, int port) throws Exception {
+        return new Http("https://127.0.0.1:" + port, adminTls(data, true), null);
+    }
+
+    private static javax.net.ssl.SSLContext adminTls(Path data, boolean withCertificate) throws Exception {
+        Path kubeconfig = data.resolve("kubeconfig");
+        return io.eventplane.client.pki.TlsContexts.client(Kubeconfig.field(kubeconfig, "certificate-authority-data:"),
+                withCertificate ? Kubeconfig.field(kubeconfig, "client-certificate-data:") : null,
+                withCertificate ? Kubeconfig.field(kubeconfig, "client-key-data:") : null);
+    }
+
+    private static void nodePressure(Http http, String server, Path kubeconfig) throws Exception {
         ByteArrayOutputStream said = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(said, true, StandardCharsets.UTF_8);
-        assertEquals(0, NodeCommand.run(Options.parse(new String[] {"pressure", "node-1", "memory", "on", "--server", server}),
+        assertEquals(0, NodeCommand.run(Options.parse(new String[] {"pressure", "node-1", "memory", "on", "--server", server,
+                "--kubeconfig", kubeconfig.toString()}),
                 out, out), said.toString(StandardCharsets.UTF_8));
         http.await("/api/v1/nodes/node-1", n -> condition(n, "MemoryPressure").equals("True/KubeletHasInsufficientMemory")
                 && taints(n).contains("node.kubernetes.io/memory-pressure:NoSchedule"), WAIT);
-        assertEquals(0, NodeCommand.run(Options.parse(new String[] {"pressure", "node-1", "memory", "off", "--server", server}),
+        assertEquals(0, NodeCommand.run(Options.parse(new String[] {"pressure", "node-1", "memory", "off", "--server", server,
+                "--kubeconfig", kubeconfig.toString()}),
                 out, out), said.toString(StandardCharsets.UTF_8));
         http.await("/api/v1/nodes/node-1", n -> condition(n, "MemoryPressure").equals("False/KubeletHasSufficientMemory")
                 && !taints(n).contains("node.kubernetes.io/memory-pressure:NoSchedule"), WAIT);

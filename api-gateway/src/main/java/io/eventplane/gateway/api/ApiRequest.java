@@ -1,5 +1,6 @@
 package io.eventplane.gateway.api;
 
+import io.eventplane.gateway.auth.UserInfo;
 import io.eventplane.gateway.select.FieldSelector;
 import io.eventplane.gateway.select.LabelSelector;
 import io.eventplane.gateway.select.Selection;
@@ -15,12 +16,26 @@ import java.util.Map;
  * @param query   decoded query parameters
  * @param headers headers by lower-case name
  * @param body    the request body, empty when none
+ * @param user    who the request is from, as authentication established it (the impersonated user when
+ *                impersonating): what the log records as the actor and what authorization decides on
+ * @param realUser the user who really sent it when {@code user} is impersonated, else null
  */
 public record ApiRequest(String method, String path, Map<String, List<String>> query,
-                         Map<String, List<String>> headers, byte[] body) {
+                         Map<String, List<String>> headers, byte[] body, UserInfo user, UserInfo realUser) {
 
     public ApiRequest {
         body = body == null ? new byte[0] : body;
+        user = user == null ? UserInfo.anonymous() : user;
+    }
+
+    /** A request not (yet) authenticated: {@code system:anonymous}. */
+    public ApiRequest(String method, String path, Map<String, List<String>> query, Map<String, List<String>> headers,
+                      byte[] body) {
+        this(method, path, query, headers, body, null, null);
+    }
+
+    public ApiRequest withUser(UserInfo user, UserInfo realUser) {
+        return new ApiRequest(method, path, query, headers, body, user, realUser);
     }
 
     /** The first value of a query parameter, or null. */
@@ -82,8 +97,11 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
         return upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket");
     }
 
-    /** Who is asking: the product token of the User-Agent ({@code kubectl}, {@code fabric8-kubernetes-client}). */
-    public String actor() {
+    /**
+     * The product token of the User-Agent ({@code kubectl}, {@code fabric8-kubernetes-client}): the default field
+     * manager, as kube-apiserver takes it. Never who is asking: that is {@link #user()}.
+     */
+    public String userAgentProduct() {
         String ua = header("user-agent");
         if (ua == null || ua.isBlank()) {
             return "anonymous";

@@ -3,6 +3,7 @@ package io.eventplane.gateway.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.admission.Admission;
+import io.eventplane.gateway.auth.authn.ServiceAccountTokens;
 import io.eventplane.gateway.auth.authz.Attributes;
 import io.eventplane.gateway.auth.authz.Authorization;
 import io.eventplane.gateway.discovery.Discovery;
@@ -56,7 +57,16 @@ public final class ApiRouter {
     private final Supplier<String> serverAddress;
     private final InFlightLimit inFlight = InFlightLimit.fromEnvironment();
 
+    private final TokenRequestHandler tokenRequests;
+
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress) {
+        this(backend, readiness, serverAddress, null);
+    }
+
+    /** As above, issuing ServiceAccount tokens ({@code serviceaccounts/<name>/token}) with {@code tokens}. */
+    public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress,
+                     ServiceAccountTokens tokens) {
+        this.tokenRequests = new TokenRequestHandler(backend, tokens);
         this.authorization = new Authorization(backend.view(), Authorization.enabledBySetting());
         backend.view().addListener(authorization::changed);
         Submitter submitter = new Submitter(backend, authorization);
@@ -269,6 +279,15 @@ public final class ApiRouter {
                     throw new ApiException(Statuses.methodNotAllowed());
                 }
                 yield evictions.evict(request, path);
+            }
+            case "token" -> {
+                if (path.kind() != Kinds.SERVICE_ACCOUNT) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                if (!method.equals("POST")) {
+                    throw new ApiException(Statuses.methodNotAllowed());
+                }
+                yield tokenRequests.create(request, path);
             }
             case "log" -> {
                 if (path.kind() != Kinds.POD) {

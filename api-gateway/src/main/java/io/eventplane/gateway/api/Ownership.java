@@ -43,7 +43,7 @@ final class Ownership {
     static String manager(ApiRequest request, KindInfo kind, String name) {
         String m = request.param("fieldManager");
         if (m == null || m.isEmpty()) {
-            return request.actor();
+            return request.userAgentProduct();
         }
         if (m.length() > MAX_MANAGER_LENGTH) {
             throw new ApiException(invalidOptions("fieldManager: Too long: may not be more than 128 bytes"));

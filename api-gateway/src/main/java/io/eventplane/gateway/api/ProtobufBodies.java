@@ -47,6 +47,11 @@ final class ProtobufBodies {
         Descriptor type = KindMessages.of(kind).orElseThrow(() -> new ApiException(Statuses.unsupportedMediaType(
                 CONTENT_TYPE + " (no protobuf message is known for " + kind.plural() + "; send " + kind.plural()
                         + " as JSON)", List.of("application/json", "application/yaml"))));
+        return decode(body, type, kind.apiVersion(), kind.kind());
+    }
+
+    /** As {@link #decode(byte[], KindInfo)} for a message that is not a stored kind (TokenRequest). */
+    static ObjectNode decode(byte[] body, Descriptor type, String expectedApiVersion, String expectedKind) {
         if (body.length < MAGIC.length || !Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
             throw new ApiException(Statuses.badRequest("the body is not a Kubernetes protobuf message"));
         }
@@ -54,12 +59,12 @@ final class ProtobufBodies {
             Message unknown = DynamicMessage.parseFrom(UNKNOWN,
                     ByteString.copyFrom(body, MAGIC.length, body.length - MAGIC.length));
             Message typeMeta = (Message) field(unknown, "typeMeta");
-            String apiVersion = orElse((String) field(typeMeta, "apiVersion"), kind.apiVersion());
-            String kindName = orElse((String) field(typeMeta, "kind"), kind.kind());
+            String apiVersion = orElse((String) field(typeMeta, "apiVersion"), expectedApiVersion);
+            String kindName = orElse((String) field(typeMeta, "kind"), expectedKind);
             ObjectNode out = Json.object();
             out.put("apiVersion", apiVersion);
             out.put("kind", kindName);
-            if (!apiVersion.equals(kind.apiVersion()) || !kindName.equals(kind.kind())) {
+            if (!apiVersion.equals(expectedApiVersion) || !kindName.equals(expectedKind)) {
                 return out;
             }
             String encoding = (String) field(unknown, "contentEncoding");

@@ -1,6 +1,7 @@
 package io.eventplane.gateway.api;
 
 import io.eventplane.client.Commands;
+import io.eventplane.gateway.auth.UserInfo;
 import io.eventplane.client.Requests;
 import io.eventplane.core.Keys;
 import io.eventplane.core.decide.Decision;
@@ -48,7 +49,14 @@ final class Submitter {
         this.authorization = authorization;
     }
 
-    /** The commands of one request: its actor (from the User-Agent) and its time budget. */
+    /** Who the log records: the user and groups, the real user behind an impersonation, the User-Agent. */
+    static Commands.Actor actor(ApiRequest request) {
+        UserInfo real = request.realUser();
+        return new Commands.Actor(request.user().name(), request.user().groups(), real == null ? null : real.name(),
+                real == null ? null : real.groups(), request.header("user-agent"));
+    }
+
+    /** The commands of one request: its user (as authenticated) and its time budget. */
     final class ForRequest {
         private final Commands commands;
         private final Duration timeout;
@@ -57,7 +65,7 @@ final class Submitter {
 
         private ForRequest(ApiRequest request) {
             this.user = RequestUser.of(request);
-            this.commands = new Commands(request.actor(), backend.clock());
+            this.commands = new Commands(actor(request), backend.clock());
             this.timeout = RequestTimeouts.effective(request.param("timeout"), backend.writeTimeout());
             this.dryRun = DryRun.requested(request);
         }

@@ -27,6 +27,13 @@ public final class AuditJson {
             ObjectNode o = items.addObject();
             o.put("time", e.time().toString());
             o.put("actor", e.actor());
+            io.eventplane.log.Envelope who = e.envelope();
+            if (who != null && !who.getGroups().isEmpty()) {
+                who.getGroups().forEach(o.putArray("groups")::add);
+            }
+            if (who != null && who.getRealUser() != null) {
+                o.put("impersonatedBy", who.getRealUser());
+            }
             o.put("verb", e.verb());
             o.put("kind", e.kind());
             o.put("namespace", e.namespace());
@@ -57,6 +64,11 @@ public final class AuditJson {
         return list;
     }
 
+    private static void groups(ObjectNode user, List<String> groups) {
+        var arr = user.putArray("groups");
+        (groups.isEmpty() ? List.of("system:authenticated") : groups).forEach(arr::add);
+    }
+
     /** audit.k8s.io/v1 EventList: one Event (stage ResponseComplete) per entry the policy does not level at None. */
     public static ObjectNode kubernetes(List<AuditEntry> entries, AuditPolicy policy) {
         ObjectNode list = Json.object();
@@ -84,11 +96,21 @@ public final class AuditJson {
             ev.put("stage", "ResponseComplete");
             ev.put("requestURI", requestUri(kind, e, verb));
             ev.put("verb", verb[0]);
+            // As kube-apiserver records it: user is who authenticated, impersonatedUser whom they acted as.
+            io.eventplane.log.Envelope who = e.envelope();
+            boolean impersonated = who != null && who.getRealUser() != null;
             ObjectNode user = ev.putObject("user");
-            user.put("username", e.actor());
-            user.putArray("groups").add("system:authenticated");
+            user.put("username", impersonated ? who.getRealUser() : e.actor());
+            groups(user, impersonated ? who.getRealGroups() : who == null ? List.of() : who.getGroups());
+            if (impersonated) {
+                ObjectNode as = ev.putObject("impersonatedUser");
+                as.put("username", e.actor());
+                groups(as, who.getGroups());
+            }
             ev.putArray("sourceIPs");
-            ev.put("userAgent", e.actor());
+            if (who != null && who.getUserAgent() != null) {
+                ev.put("userAgent", who.getUserAgent());
+            }
             ObjectNode ref = ev.putObject("objectRef");
             ref.put("resource", kind.plural());
             if (!e.namespace().isEmpty()) {

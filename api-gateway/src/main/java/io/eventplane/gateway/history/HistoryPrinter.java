@@ -29,6 +29,19 @@ public final class HistoryPrinter {
      * @return 0 when printed, 1 when the server refused (the Status is printed instead)
      */
     public static int print(String serverUrl, String ref, PrintStream out) throws IOException, InterruptedException {
+        return print(serverUrl, ref, out,
+                r -> HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString()));
+    }
+
+    /** How a request reaches the API (with the caller's TLS trust and credentials). */
+    @FunctionalInterface
+    public interface Exchange {
+        HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException;
+    }
+
+    /** As {@link #print(String, String, PrintStream)}, sending through {@code exchange}. */
+    public static int print(String serverUrl, String ref, PrintStream out, Exchange exchange)
+            throws IOException, InterruptedException {
         String[] parts = ref.split("/");
         if (parts.length < 2 || parts.length > 3) {
             throw new IllegalArgumentException("expected kind/namespace/name or kind/name, got " + ref);
@@ -37,8 +50,8 @@ public final class HistoryPrinter {
         String name = parts[parts.length - 1];
         String url = serverUrl.replaceAll("/+$", "") + "/apis/eventplane.io/v1/history/" + enc(parts[0]) + "/"
                 + enc(namespace) + "/" + enc(name);
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = exchange.send(HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(60)).GET());
         JsonNode body = MAPPER.readTree(response.body());
         if (response.statusCode() != 200) {
             out.println("Error from server (" + body.path("reason").asText() + "): " + body.path("message").asText());

@@ -2,7 +2,10 @@ package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.api.ApiRequest;
 import io.eventplane.gateway.api.ApiResponse;
+import io.eventplane.gateway.auth.authn.Authentication;
 import io.eventplane.gateway.console.ConsoleRouter;
+import io.eventplane.gateway.wire.ApiException;
+import java.security.cert.X509Certificate;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
@@ -80,8 +83,14 @@ public class ApiController {
     private HttpResponse<?> serve(HttpRequest<?> request, byte[] body) {
         long started = System.nanoTime();
         ApiRequest apiRequest = toApiRequest(request, body);
-        ApiResponse answer = ConsoleRouter.owns(apiRequest.path()) ? runtime.console().handle(apiRequest)
-                : runtime.router().handle(apiRequest);
+        ApiResponse answer;
+        if (ConsoleRouter.owns(apiRequest.path())) {
+            answer = runtime.console().handle(apiRequest);
+        } else if (PUBLIC_INFO.contains(firstSegment(apiRequest.path()))) {
+            answer = runtime.router().handle(apiRequest);
+        } else {
+            answer = authenticated(request, apiRequest);
+        }
         MutableHttpResponse<Object> response = HttpResponse.status(HttpStatus.valueOf(answer.status()));
         for (Entry<String, String> h : answer.headers()) {
             response.getHeaders().add(h.getKey(), h.getValue());
@@ -100,6 +109,34 @@ public class ApiController {
                     (System.nanoTime() - started) / 1_000_000, answer.stream() != null ? " (watch streaming)" : "");
         }
         return response;
+    }
+
+    /**
+     * Health and version, served without credentials as kube-apiserver's {@code system:public-info-viewer} role
+     * serves them to everyone (probes and scripts poll {@code /readyz} before they have a kubeconfig).
+     */
+    private static final java.util.Set<String> PUBLIC_INFO = java.util.Set.of("healthz", "livez", "readyz", "version");
+
+    private ApiResponse authenticated(HttpRequest<?> request, ApiRequest apiRequest) {
+        Authentication.Identity who;
+        try {
+            X509Certificate[] chain = request.getCertificate()
+                    .filter(X509Certificate.class::isInstance)
+                    .map(c -> new X509Certificate[] {(X509Certificate) c})
+                    .orElse(null);
+            who = runtime.authentication().authenticate(apiRequest.header("authorization"), chain,
+                    apiRequest.headers());
+        } catch (ApiException e) {
+            return ApiResponse.status(e.status());
+        }
+        return runtime.router().handle(who.impersonated() ? apiRequest.withUser(who.user(), who.realUser())
+                : apiRequest.withUser(who.user(), null));
+    }
+
+    private static String firstSegment(String path) {
+        int start = path.startsWith("/") ? 1 : 0;
+        int end = path.indexOf('/', start);
+        return end < 0 ? path.substring(start) : path.substring(start, end);
     }
 
     private static ApiRequest toApiRequest(HttpRequest<?> request, byte[] body) {

@@ -1,6 +1,7 @@
 package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.api.ApiRouter;
+import io.eventplane.gateway.auth.authn.Authentication;
 import io.eventplane.gateway.console.ConsoleRouter;
 import io.eventplane.gateway.exec.ContainerStreams;
 import java.util.concurrent.Executor;
@@ -13,7 +14,8 @@ import java.util.concurrent.Executor;
  * @param console     answers {@code /ui} and below: the web console
  * @param watchPumps  runs the blocking loops that feed watch streams
  * @param streams     opens pods/exec, attach and portforward streams (the WebSocket upgrades)
+ * @param authentication who each request is from
  */
 public record GatewayRuntime(ApiRouter router, ConsoleRouter console, Executor watchPumps,
-                             ContainerStreams streams) {
+                             ContainerStreams streams, Authentication authentication) {
 }

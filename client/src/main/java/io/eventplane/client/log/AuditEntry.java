@@ -20,6 +20,14 @@ public record AuditEntry(Instant time, String actor, String requestId, String ca
                          String changeType, long resourceVersion, Command request, ObjectChanged before,
                          ObjectChanged after) {
 
+    /** Who asked in full (groups, the real user behind an impersonation, the User-Agent), when the log still holds it. */
+    public io.eventplane.log.Envelope envelope() {
+        if (after != null) {
+            return after.getEnvelope();
+        }
+        return request == null ? null : request.getEnvelope();
+    }
+
     public String outcome() {
         return accepted ? "accepted" : "rejected";
     }

@@ -55,6 +55,14 @@ public final class LogCodec {
                 c.skipString();
             }
             Instant time = Instant.ofEpochMilli(c.readLong());
+            c.skipStringArray(); // envelope.groups
+            if (c.readLong() == 1) { // envelope.realUser
+                c.skipString();
+            }
+            c.skipStringArray(); // envelope.realGroups
+            if (c.readLong() == 1) { // envelope.userAgent
+                c.skipString();
+            }
             int type = (int) c.readLong();
             String kind = c.readString();
             String namespace = c.readString();
@@ -118,6 +126,20 @@ public final class LogCodec {
             String s = new String(b, pos, len, StandardCharsets.UTF_8);
             pos += len;
             return s;
+        }
+
+        /** An Avro array of strings: blocks of a count (negative: followed by the block's size) and items, then 0. */
+        void skipStringArray() {
+            long n;
+            while ((n = readLong()) != 0) {
+                if (n < 0) {
+                    readLong();
+                    n = -n;
+                }
+                for (long i = 0; i < n; i++) {
+                    skipString();
+                }
+            }
         }
 
         void skipString() {

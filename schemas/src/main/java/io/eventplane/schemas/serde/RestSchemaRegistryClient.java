@@ -32,6 +32,13 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<String> baseUrls;
+    /**
+     * Credentials for a secured registry, from the environment (or the system property of the same name in lower case
+     * with dots): {@code EVENTPLANE_REGISTRY_BASIC_AUTH_USER_INFO} ({@code user:password}, Confluent's
+     * {@code basic.auth.user.info}) or {@code EVENTPLANE_REGISTRY_BEARER_TOKEN}. HTTPS trusts the JVM's trust store
+     * ({@code -Djavax.net.ssl.trustStore=...}).
+     */
+    private static final String AUTHORIZATION = authorization();
     private final HttpClient http;
     private final Duration requestTimeout;
     private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
@@ -188,12 +195,32 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         }
     }
 
+    private static String authorization() {
+        String basic = setting("EVENTPLANE_REGISTRY_BASIC_AUTH_USER_INFO");
+        if (basic != null) {
+            return "Basic " + java.util.Base64.getEncoder().encodeToString(basic.getBytes(StandardCharsets.UTF_8));
+        }
+        String bearer = setting("EVENTPLANE_REGISTRY_BEARER_TOKEN");
+        return bearer == null ? null : "Bearer " + bearer;
+    }
+
+    private static String setting(String env) {
+        String v = System.getProperty(env.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+        if (v == null || v.isBlank()) {
+            v = System.getenv(env);
+        }
+        return v == null || v.isBlank() ? null : v;
+    }
+
     private JsonNode send(String method, String path, JsonNode body) {
         IOException lastFailure = null;
         for (String baseUrl : baseUrls) {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                     .timeout(requestTimeout)
                     .header("Accept", ACCEPT);
+            if (AUTHORIZATION != null) {
+                request.header("Authorization", AUTHORIZATION);
+            }
             if (body != null) {
                 request.header("Content-Type", CONTENT_TYPE)
                         .method(method, HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
