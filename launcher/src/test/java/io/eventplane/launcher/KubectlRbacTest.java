@@ -114,6 +114,10 @@ class KubectlRbacTest {
         assertEquals("Error from server (Forbidden): pods \"web\" is forbidden: User \"alice\" cannot get resource "
                 + "\"pods/status\" in API group \"\" in the namespace \"team\"\n", asFails("alice", "", "patch", "pod",
                 "web", "-n", "team", "--subresource=status", "--type=merge", "-p", "{\"status\":{}}"));
+        // the WebSocket upgrades are authorized too, with the create verb as Kubernetes 1.31+ asks of them
+        Kubectl.Result exec = as("alice", "", "exec", "web", "-n", "team", "--", "env");
+        assertTrue(exec.exit() != 0 && exec.out().contains("pods \"web\" is forbidden: User \"alice\" cannot create "
+                + "resource \"pods/exec\" in API group \"\" in the namespace \"team\""), exec.out());
         // the group and the service account of the binding get the same
         assertEquals(0, as("bob", "readers", "get", "pods", "-n", "team").exit());
         assertEquals(0, as("system:serviceaccount:team:default", "", "get", "pods", "-n", "team").exit());

@@ -128,6 +128,17 @@ public final class ApiRouter {
         }
     }
 
+    /**
+     * Authorizes a request that does not go through {@link #handle} (the WebSocket upgrades of pods/exec, attach and
+     * portforward): as Kubernetes 1.31+ does (AuthorizePodWebsocketUpgradeCreatePermission), an upgrade needs the
+     * {@code create} verb on the subresource although it arrives as a GET.
+     *
+     * @throws ApiException Kubernetes' 403
+     */
+    public void authorizeStream(ApiRequest request) {
+        authorization.check(Attributes.of(RequestUser.of(request), "POST", request.path(), request.query()));
+    }
+
     private ApiResponse route(ApiRequest request) {
         // kube-apiserver authorizes before it routes: a refused request learns nothing of what exists
         authorization.check(Attributes.of(RequestUser.of(request), request.method(), request.path(), request.query()));

@@ -158,7 +158,8 @@ public final class ContainerStreams {
         return view.get(Kinds.POD.kind(), namespace, name).map(c -> (Pod) c.getObject());
     }
 
-    private static StreamSession refuse(StreamSink sink, KubeStatus status) {
+    /** A stream refused before it starts (authentication, authorization): the Status on the error channel, closed. */
+    public static StreamSession refuse(StreamSink sink, KubeStatus status) {
         try {
             sink.send(Channels.frame(Channels.ERROR, Channels.failure(status)));
         } catch (IOException e) {

@@ -118,19 +118,26 @@ public class ApiController {
     private static final java.util.Set<String> PUBLIC_INFO = java.util.Set.of("healthz", "livez", "readyz", "version");
 
     private ApiResponse authenticated(HttpRequest<?> request, ApiRequest apiRequest) {
-        Authentication.Identity who;
         try {
-            X509Certificate[] chain = request.getCertificate()
-                    .filter(X509Certificate.class::isInstance)
-                    .map(c -> new X509Certificate[] {(X509Certificate) c})
-                    .orElse(null);
-            who = runtime.authentication().authenticate(apiRequest.header("authorization"), chain,
-                    apiRequest.headers());
+            return runtime.router().handle(identified(runtime, request, apiRequest));
         } catch (ApiException e) {
             return ApiResponse.status(e.status());
         }
-        return runtime.router().handle(who.impersonated() ? apiRequest.withUser(who.user(), who.realUser())
-                : apiRequest.withUser(who.user(), null));
+    }
+
+    /**
+     * The request as from the user its credentials (and impersonation headers) name.
+     *
+     * @throws ApiException 401, or 403 for a refused impersonation
+     */
+    static ApiRequest identified(GatewayRuntime runtime, HttpRequest<?> request, ApiRequest apiRequest) {
+        X509Certificate[] chain = request.getCertificate()
+                .filter(X509Certificate.class::isInstance)
+                .map(c -> new X509Certificate[] {(X509Certificate) c})
+                .orElse(null);
+        Authentication.Identity who = runtime.authentication().authenticate(apiRequest.header("authorization"),
+                chain, apiRequest.headers());
+        return apiRequest.withUser(who.user(), who.impersonated() ? who.realUser() : null);
     }
 
     private static String firstSegment(String path) {
@@ -139,7 +146,7 @@ public class ApiController {
         return end < 0 ? path.substring(start) : path.substring(start, end);
     }
 
-    private static ApiRequest toApiRequest(HttpRequest<?> request, byte[] body) {
+    static ApiRequest toApiRequest(HttpRequest<?> request, byte[] body) {
         Map<String, List<String>> query = new LinkedHashMap<>();
         for (String name : request.getParameters().names()) {
             query.put(name, new ArrayList<>(request.getParameters().getAll(name)));

@@ -1,8 +1,11 @@
 package io.eventplane.gateway.http;
 
 import io.eventplane.gateway.exec.Channels;
+import io.eventplane.gateway.exec.ContainerStreams;
 import io.eventplane.gateway.exec.StreamSession;
 import io.eventplane.gateway.exec.StreamSink;
+import io.eventplane.gateway.wire.ApiException;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.websocket.CloseReason;
 import io.micronaut.websocket.WebSocketSession;
 import io.micronaut.websocket.annotation.OnClose;
@@ -36,12 +39,22 @@ public class PodStreamSocket {
     }
 
     @OnOpen
-    public void open(String namespace, String name, String subresource, WebSocketSession session) {
+    public void open(String namespace, String name, String subresource, WebSocketSession session,
+                     HttpRequest<?> request) {
         Map<String, List<String>> params = new LinkedHashMap<>();
         for (String key : session.getRequestParameters().names()) {
             params.put(key, new ArrayList<>(session.getRequestParameters().getAll(key)));
         }
-        StreamSession stream = runtime.streams().open(subresource, namespace, name, params, new SessionSink(session));
+        SessionSink sink = new SessionSink(session);
+        StreamSession stream;
+        try {
+            // authenticated and authorized as every other request (kube-apiserver does so before the upgrade)
+            runtime.router().authorizeStream(ApiController.identified(runtime, request,
+                    ApiController.toApiRequest(request, new byte[0])));
+            stream = runtime.streams().open(subresource, namespace, name, params, sink);
+        } catch (ApiException e) {
+            stream = ContainerStreams.refuse(sink, e.status());
+        }
         session.put(STREAM, stream);
     }
 
