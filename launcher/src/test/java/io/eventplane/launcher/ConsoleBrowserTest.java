@@ -147,7 +147,7 @@ class ConsoleBrowserTest {
                 && d.path("status").path("availableReplicas").asInt() == 6, WAIT);
 
         PAINTS.put("history", page.open("#/object/Deployment/default/web?tab=history", "history"));
-        page.awaitText(By.id("timeline"), "Java-http-client"); // the actor of this test's requests (its User-Agent)
+        page.awaitText(By.id("timeline"), "system:unsecured"); // the actor of this test's requests (plain HTTP: the dev identity)
         WebElement created = page.driver().findElement(By.xpath("//table[@id='timeline']//tr[td[normalize-space()='CREATED']]"));
         WebElement first = created.findElement(By.cssSelector("input[name=a]"));
         // Selenium scrolls an element to the top edge, under the timeline's sticky header; a user would scroll it into view
