@@ -137,7 +137,9 @@ public final class GatewayServer implements AutoCloseable {
         TopicSetup.ensureTopics(config);
         view = keep((sharedView ? ObjectView.shared(config, WATCH_CACHE) : new ObjectView(config, id, WATCH_CACHE))
                 .indexPodsByNode().start());
-        CustomKindsFeed.attach(view);
+        if (!sharedView) {
+            CustomKindsFeed.attach(view); // the shared view feeds them already
+        }
         Outcomes outcomes = keep(new Outcomes(config, id + "-outcomes"));
         CommandSender sender = keep(new CommandSender(config, id));
         requests = new Requests(sender, outcomes, view);

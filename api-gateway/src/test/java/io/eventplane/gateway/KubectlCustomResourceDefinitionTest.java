@@ -193,6 +193,26 @@ class KubectlCustomResourceDefinitionTest {
     }
 
     @Test
+    @Order(7)
+    @DisplayName("CRD-8 kubectl delete namespace deletes the namespace's custom objects (the namespace controller finds "
+            + "the custom kinds as it finds the built-in ones), and the namespace goes")
+    void deleteNamespaceWithCustomObjects() throws Exception {
+        kubectl.ok("create", "namespace", "crons");
+        String out = kubectl.ok("apply", "-n", "crons", "-f", manifest("crd/crontab.yaml").toString()).out();
+        assertTrue(out.contains("crontab.stable.example.com/my-new-cron-object created"), out);
+        out = kubectl.ok("delete", "namespace", "crons", "--timeout=60s").out();
+        assertTrue(out.contains("namespace \"crons\" deleted"), out);
+        assertEquals(404, kubectl.gateway.get("/apis/stable.example.com/v1/namespaces/crons/crontabs/my-new-cron-object")
+                .statusCode());
+        assertEquals(404, kubectl.gateway.get("/api/v1/namespaces/crons").statusCode(), "the namespace is gone");
+        JsonNode audit = json(kubectl.gateway.get("/apis/eventplane.io/v1/audit?kind=CronTab&namespace=crons"
+                + "&name=my-new-cron-object"));
+        assertTrue(audit.toString().contains("namespace-controller"), "deleted by the namespace controller: " + audit);
+        assertEquals(200, kubectl.gateway.get("/apis/stable.example.com/v1/namespaces/default/crontabs/"
+                + "my-new-cron-object").statusCode(), "other namespaces keep theirs");
+    }
+
+    @Test
     @Order(9)
     @DisplayName("CRD-4 deleting the definition deletes its objects and stops serving its kind")
     void deleteDefinition() throws Exception {

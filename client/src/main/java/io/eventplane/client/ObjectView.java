@@ -170,7 +170,8 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     /**
      * The view that services of this process on one cluster share (started on first use): services that run together
      * in one JVM then read and decode the log once instead of once each. Each user calls {@link #close} once; the last
-     * one closes it. Users remove their listeners when they stop.
+     * one closes it. Users remove their listeners when they stop. Being live, it keeps the process's custom kinds
+     * ({@link CustomKindsFeed}) current.
      */
     public static ObjectView shared(EventplaneConfig config, int retained) {
         String key = config.bootstrapServers() + "|" + config.registryUrl() + "|" + config.topics().events();
@@ -180,6 +181,7 @@ public final class ObjectView implements ClusterView, AutoCloseable {
                 v = new ObjectView(config, "shared-" + config.topics().prefix(), retained);
                 v.sharedKey = key;
                 SHARED.put(key, v);
+                v.addListener(new CustomKindsFeed()); // first listener: custom kinds are known before users react
                 v.start();
             }
             v.users++;

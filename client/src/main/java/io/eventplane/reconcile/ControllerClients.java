@@ -2,6 +2,7 @@ package io.eventplane.reconcile;
 
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
+import io.eventplane.client.CustomKindsFeed;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.Outcomes;
@@ -58,7 +59,9 @@ public final class ControllerClients implements AutoCloseable {
      */
     public static ControllerClients create(EventplaneConfig config, String actor, Clock clock, EventOrigin origin,
                                            ViewKind kind) {
-        ObjectView view = kind == ViewKind.SHARED ? ObjectView.shared(config, 1000) : new ObjectView(config, actor + "-view");
+        // A controller's own view feeds the custom kinds as the shared one does (the process learns them either way).
+        ObjectView view = kind == ViewKind.SHARED ? ObjectView.shared(config, 1000)
+                : CustomKindsFeed.attach(new ObjectView(config, actor + "-view"));
         return new ControllerClients(config, actor, clock, view, origin);
     }
 

@@ -1,6 +1,7 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.Commands;
+import io.eventplane.client.CustomKindsFeed;
 import io.eventplane.client.ObjectStore;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
@@ -150,6 +151,7 @@ public final class SimulatedCluster {
         d.change().ifPresent(c -> {
             changes++;
             store.apply(c);
+            CustomKindsFeed.apply(c); // the writer learns custom kinds from what it decides
             for (Consumer<SimulatedCluster> check : invariants) {
                 check.accept(this);
             }

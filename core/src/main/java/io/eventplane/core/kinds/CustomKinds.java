@@ -133,6 +133,16 @@ public final class CustomKinds {
                 && object.getMetadata().getNamespace() != null, false, CustomObject.class);
     }
 
+    /**
+     * The kind the definition's objects are stored as: its storage version (the first served one when none is
+     * marked), whether or not it is Established; empty when it serves no version.
+     */
+    public static Optional<KindInfo> storedKind(CustomResourceDefinition crd) {
+        List<CustomKind> kinds = kindsOf(crd);
+        return kinds.stream().filter(CustomKind::storage).findFirst().or(() -> kinds.stream().findFirst())
+                .map(CustomKind::info);
+    }
+
     /** The served versions a definition gives, whether or not it is Established yet. */
     public static List<CustomKind> kindsOf(CustomResourceDefinition crd) {
         var spec = crd.getSpec();

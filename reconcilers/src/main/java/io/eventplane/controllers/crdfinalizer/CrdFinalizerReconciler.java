@@ -63,9 +63,7 @@ public final class CrdFinalizerReconciler implements Reconciler {
         if (meta.getDeletionTimestamp() == null || !finalizers.contains(FINALIZER)) {
             return Reconciliation.NOTHING;
         }
-        List<CustomKinds.CustomKind> kinds = CustomKinds.kindsOf(crd);
-        KindInfo kind = kinds.stream().filter(CustomKinds.CustomKind::storage).findFirst()
-                .or(() -> kinds.stream().findFirst()).map(CustomKinds.CustomKind::info).orElse(null);
+        KindInfo kind = CustomKinds.storedKind(crd).orElse(null);
         List<Action> actions = new ArrayList<>();
         if (kind != null) {
             for (ObjectChanged c : view.list(kind.kind(), null)) {

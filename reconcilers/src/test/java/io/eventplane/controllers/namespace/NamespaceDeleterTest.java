@@ -13,6 +13,7 @@ import io.eventplane.model.NamespaceCondition;
 import io.eventplane.model.NamespaceSpec;
 import io.eventplane.model.NamespaceStatus;
 import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.apiextensions.CustomObject;
 import io.eventplane.reconcile.Action;
 import io.eventplane.testkit.objects.KubeObjects;
 import java.time.Duration;
@@ -165,5 +166,37 @@ class NamespaceDeleterTest {
         assertTrue(NamespaceDeleter.decide(live, content(configMap("a", false)), DELETED_AT).actions().isEmpty());
         assertTrue(NamespaceDeleter.decide(terminating(List.of("example.com/x"), null), content(configMap("a", false)),
                 DELETED_AT).actions().isEmpty());
+    }
+
+    @Test
+    @DisplayName("custom objects are deleted like any content, and named by their resource and group in the conditions")
+    void customObjects() {
+        KindInfo crontab = new KindInfo("CronTab", "stable.example.com", "v1", "crontabs", "crontab", List.of(), true,
+                true, CustomObject.class);
+        Map<KindInfo, List<SpecificRecord>> content = content();
+        content.put(crontab, List.of(crontab("held", false, "example.com/hold"), crontab("plain", false)));
+        NamespaceDeleter.Step step = NamespaceDeleter.decide(terminating(List.of("kubernetes"), null), content,
+                DELETED_AT.plusSeconds(1));
+        assertEquals(List.of("CronTab/shop/held", "CronTab/shop/plain"), deleted(step));
+        NamespaceStatus s = statusOf(step);
+        assertEquals("True SomeResourcesRemain: Some resources are remaining: crontabs.stable.example.com has 1 "
+                + "resource instances", condition(s, "NamespaceContentRemaining"));
+        assertEquals("True SomeFinalizersRemain: Some content in the namespace has finalizers remaining: "
+                + "example.com/hold in 1 resource instances", condition(s, "NamespaceFinalizersRemaining"));
+        assertEquals("False ContentDeleted: All content successfully deleted, may be waiting on finalization",
+                condition(s, "NamespaceDeletionContentFailure"), "a finalizer explains what stays");
+
+        content.put(crontab, List.of(crontab("stuck", true)));
+        s = statusOf(NamespaceDeleter.decide(terminating(List.of("kubernetes"), null), content,
+                DELETED_AT.plusSeconds(2)));
+        assertEquals("True ContentDeletionFailed: Failed to delete all resource types, 1 remaining: unexpected items "
+                + "still remain in namespace: shop for gvr: stable.example.com/v1, Resource=crontabs",
+                condition(s, "NamespaceDeletionContentFailure"));
+    }
+
+    private static CustomObject crontab(String name, boolean deleting, String... finalizers) {
+        ConfigMap like = configMap(name, deleting, finalizers);
+        return CustomObject.newBuilder().setApiVersion("stable.example.com/v1").setKind("CronTab")
+                .setMetadata(like.getMetadata()).setContent("{}").build();
     }
 }

@@ -8,16 +8,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.controllers.SimulatedCluster;
 import io.eventplane.controllers.Workloads;
+import io.eventplane.core.codec.FieldValidation;
+import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.Conditions;
 import io.eventplane.log.CommandOutcome;
 import io.eventplane.model.ConfigMap;
 import io.eventplane.model.Deployment;
 import io.eventplane.model.Namespace;
+import io.eventplane.model.NamespaceCondition;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.ReplicaSet;
 import io.eventplane.model.ServiceAccount;
+import io.eventplane.model.apiextensions.CustomObject;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -90,5 +96,69 @@ class NamespaceLifecycleTest {
         }
         assertEquals(2, cluster.listIn(Pod.class, "other").size(), "other namespaces keep theirs");
         assertNotNull(cluster.get(ServiceAccount.class, "other", "default"));
+    }
+
+    /** A namespaced kind of a definition only this test uses (custom kinds are process-wide). */
+    private static final String GADGETS = """
+            {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+             "metadata":{"name":"gadgets.nstest.example.com"},
+             "spec":{"group":"nstest.example.com","scope":"Namespaced",
+              "names":{"plural":"gadgets","singular":"gadget","kind":"Gadget"},
+              "versions":[{"name":"v1","served":true,"storage":true,
+               "schema":{"openAPIV3Schema":{"type":"object","properties":{
+                "spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}}]}}""";
+
+    private static CustomObject gadget(String namespace, String name, String... finalizers) {
+        ObjectMeta.Builder meta = ObjectMeta.newBuilder().setName(name).setNamespace(namespace);
+        if (finalizers.length > 0) {
+            meta.setFinalizers(List.of(finalizers));
+        }
+        return CustomObject.newBuilder().setApiVersion("nstest.example.com/v1").setKind("Gadget")
+                .setMetadata(meta.build()).setContent("{\"spec\":{\"size\":1}}").build();
+    }
+
+    private CustomObject gadgetIn(String namespace, String name) {
+        return cluster.view().get("Gadget", namespace, name).map(c -> (CustomObject) c.getObject()).orElse(null);
+    }
+
+    private static String condition(Namespace ns, String type) {
+        NamespaceCondition c = ns.getStatus().getConditions().stream().filter(x -> x.getType().equals(type))
+                .findFirst().orElseThrow();
+        return c.getStatus() + " " + c.getReason() + ": " + c.getMessage();
+    }
+
+    @Test
+    @DisplayName("kubectl delete ns: objects of a namespaced CustomResourceDefinition's kind are deleted too, the "
+            + "conditions count what a finalizer holds by resource, and the namespace goes once they are gone")
+    void deleteNamespaceWithCustomObjects() {
+        assertTrue(cluster.create(KubeJson.get().parseObject(GADGETS.getBytes(StandardCharsets.UTF_8),
+                Kinds.CUSTOM_RESOURCE_DEFINITION, FieldValidation.STRICT, null)).getAccepted());
+        createNamespace("lab");
+        createNamespace("other");
+        assertTrue(cluster.create(gadget("lab", "plain")).getAccepted());
+        assertTrue(cluster.create(gadget("lab", "held", "example.com/hold")).getAccepted());
+        assertTrue(cluster.create(gadget("other", "kept")).getAccepted());
+        cluster.settle();
+
+        assertTrue(cluster.deleteNamespace("lab").getAccepted());
+        cluster.settle();
+        assertNull(gadgetIn("lab", "plain"), "deleted with the namespace");
+        assertNotNull(gadgetIn("lab", "held").getMetadata().getDeletionTimestamp(), "deleted, held by its finalizer");
+        Namespace ns = namespace("lab");
+        assertEquals("Terminating", ns.getStatus().getPhase());
+        assertEquals("True SomeResourcesRemain: Some resources are remaining: gadgets.nstest.example.com has 1 "
+                + "resource instances", condition(ns, "NamespaceContentRemaining"));
+        assertEquals("True SomeFinalizersRemain: Some content in the namespace has finalizers remaining: "
+                + "example.com/hold in 1 resource instances", condition(ns, "NamespaceFinalizersRemaining"));
+        assertEquals("False ContentDeleted: All content successfully deleted, may be waiting on finalization",
+                condition(ns, "NamespaceDeletionContentFailure"));
+
+        CustomObject held = gadgetIn("lab", "held");
+        assertTrue(cluster.update(CustomObject.newBuilder(held).setMetadata(ObjectMeta.newBuilder(held.getMetadata())
+                .setFinalizers(List.of()).build()).build()).getAccepted());
+        cluster.settle();
+        assertNull(gadgetIn("lab", "held"));
+        assertNull(namespace("lab"), "the namespace went once its custom objects were gone");
+        assertNotNull(gadgetIn("other", "kept"), "other namespaces keep theirs");
     }
 }
