@@ -9,6 +9,7 @@ import io.eventplane.client.TopicSetup;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.gateway.auth.authn.GatewaySecurity;
 import io.eventplane.client.pki.ClusterPki;
+import io.eventplane.controllers.csrsigning.CsrSigningReconciler;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.ApicurioRegistry;
@@ -116,6 +117,11 @@ final class LocalCluster implements AutoCloseable {
         io.eventplane.client.log.SnapshotService snapshots =
                 io.eventplane.client.log.SnapshotService.fromEnvironment(config).start();
         running.push(snapshots);
+        if (pki != null && EventplaneConfig.setting(CsrSigningReconciler.SIGNING_DIR, "").isEmpty()) {
+            // csrsigning signs with the cluster CA, as kube-controller-manager with --cluster-signing-*-file
+            System.setProperty(CsrSigningReconciler.SIGNING_DIR.toLowerCase().replace('_', '.'),
+                    pki.directory().toString());
+        }
         // Every controller of kube-controller-manager's kind, one process, no leader election (one instance).
         ControllerRuntime controllers = ControllerManager.start(config, Clock.systemUTC(), "*", false);
         running.push(controllers);

@@ -4,6 +4,7 @@ import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.usage.UsageView;
 import io.eventplane.controllers.crdfinalizer.CrdFinalizerReconciler;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
+import io.eventplane.controllers.csrsigning.CsrSigningReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
 import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
@@ -121,7 +122,9 @@ public final class ControllerManager {
                     keyed(VolumeProtection::new)),
             new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)),
             new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
-                    keyed(CrdFinalizerReconciler::new)));
+                    keyed(CrdFinalizerReconciler::new)),
+            new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
+                    keyed(CsrSigningReconciler::fromEnvironment)));
 
     private ControllerManager() {
     }

@@ -279,6 +279,16 @@ public final class ApiRouter {
                 }
                 yield writes.finalize(request, path);
             }
+            case "approval" -> {
+                if (path.kind() != Kinds.CERTIFICATE_SIGNING_REQUEST) {
+                    throw new ApiException(Statuses.noSuchResource());
+                }
+                yield switch (method) {
+                    case "GET" -> reads.get(request, path);
+                    case "PUT" -> writes.approval(request, path);
+                    default -> throw new ApiException(Statuses.methodNotAllowed());
+                };
+            }
             case "binding" -> {
                 if (!method.equals("POST")) {
                     throw new ApiException(Statuses.methodNotAllowed());

@@ -14,6 +14,7 @@ import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.alloc.ServiceAllocator;
 import io.eventplane.log.ChangeType;
 import io.eventplane.model.Service;
+import io.eventplane.model.certificates.CertificateSigningRequest;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Statuses;
@@ -74,6 +75,9 @@ final class Submitter {
             // on every write path: RBAC's registry refuses roles and bindings granting more than their writer holds,
             // NodeRestriction what a node creates for another
             authorization.checkWrite(user, verb == Verb.CREATE, kind, namespace, name, object);
+            if (verb == Verb.CREATE && kind == Kinds.CERTIFICATE_SIGNING_REQUEST) {
+                object = CertificateRequesters.stamp((CertificateSigningRequest) object, user);
+            }
             Command command = base(verb, kind, namespace, name).setObject(object).build();
             if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
                 return withAllocations(command);
@@ -85,6 +89,12 @@ final class Submitter {
         Requests.Result ephemeralContainers(KindInfo kind, String namespace, String name, SpecificRecord object) {
             return submit(base(Verb.UPDATE, kind, namespace, name).setObject(object)
                     .setSubresource(ObjectDecider.EPHEMERAL_CONTAINERS).build(), kind);
+        }
+
+        /** An update through the approval subresource (a CertificateSigningRequest's Approved/Denied conditions). */
+        Requests.Result approval(KindInfo kind, String name, SpecificRecord object) {
+            return submit(base(Verb.UPDATE, kind, "", name).setObject(object).setSubresource(ObjectDecider.APPROVAL)
+                    .build(), kind);
         }
 
         /** An update through the finalize subresource (a Namespace's spec.finalizers). */

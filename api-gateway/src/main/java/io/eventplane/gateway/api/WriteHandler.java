@@ -146,6 +146,27 @@ final class WriteHandler {
                 .withWarnings(body.warnings());
     }
 
+    /**
+     * PUT certificatesigningrequests/{name}/approval: the request's conditions (Approved, Denied), nothing else, as
+     * {@code kubectl certificate approve|deny} send them. Written on the version the client read, or the current one.
+     */
+    ApiResponse approval(ApiRequest request, ResourcePath path) {
+        BodyDecoder.Body<SpecificRecord> body = BodyDecoder.object(request, path.kind());
+        ObjectMeta meta = ObjectAccess.meta(body.object());
+        if (meta.getName() != null && !meta.getName().isEmpty() && !meta.getName().equals(path.name())) {
+            throw new ApiException(Statuses.badRequest("the name of the object (" + meta.getName()
+                    + ") does not match the name on the URL (" + path.name() + ")"));
+        }
+        SpecificRecord current = ReadHandler.current(backend.view(), path);
+        String rv = meta.getResourceVersion() == null || meta.getResourceVersion().isEmpty()
+                ? ObjectAccess.meta(current).getResourceVersion() : meta.getResourceVersion();
+        SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
+                .setResourceVersion(rv).build());
+        Requests.Result r = submitter.forRequest(request).approval(path.kind(), path.name(), object);
+        return ApiResponse.json(200, Json.encodeObject(path.kind(), (SpecificRecord) r.object().getObject()))
+                .withWarnings(body.warnings());
+    }
+
     /** POST pods/{name}/binding with a v1 Binding: the scheduler's assignment of a pod to a node. */
     ApiResponse bind(ApiRequest request, ResourcePath path) {
         if (path.kind() != Kinds.POD) {

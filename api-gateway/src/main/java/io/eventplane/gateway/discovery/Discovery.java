@@ -96,6 +96,9 @@ public final class Discovery {
             out.add(new Subresource("log", null, null, "Pod", List.of("get")));
             out.add(new Subresource("portforward", null, null, "PodPortForwardOptions", List.of("create", "get")));
         }
+        if (k == Kinds.CERTIFICATE_SIGNING_REQUEST) {
+            out.add(new Subresource("approval", null, null, k.kind(), STATUS_VERBS));
+        }
         if (k == Kinds.SERVICE_ACCOUNT) {
             out.add(new Subresource("token", "authentication.k8s.io", "v1", "TokenRequest", List.of("create")));
         }

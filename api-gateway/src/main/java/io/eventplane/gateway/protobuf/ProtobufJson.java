@@ -131,7 +131,9 @@ public final class ProtobufJson {
             case TIME -> time(m, false);
             case MICRO_TIME -> time(m, true);
             case DURATION -> NODES.textNode(goDuration((Long) m.getField(field(m, "duration"))));
-            case RAW_EXTENSION, FIELDS_V1 -> rawJson((ByteString) m.getField(field(m, "raw")));
+            case RAW_EXTENSION -> rawJson((ByteString) m.getField(field(m, "raw")));
+            // FieldsV1's field is "Raw" (Go's name kept: its json tag is "-"), unlike RawExtension's "raw"
+            case FIELDS_V1 -> rawJson((ByteString) m.getField(field(m, "Raw")));
             default -> fields(m);
         };
     }

@@ -60,6 +60,7 @@ public final class TableRenderer {
             Map.entry("Ingress", IngressColumns.INGRESS),
             Map.entry("IngressClass", IngressColumns.INGRESS_CLASS),
             Map.entry("NetworkPolicy", IngressColumns.NETWORK_POLICY),
+            Map.entry("CertificateSigningRequest", CertificateColumns.CERTIFICATE_SIGNING_REQUEST),
             Map.entry("PersistentVolumeClaim", StorageColumns.PERSISTENT_VOLUME_CLAIM),
             Map.entry("PersistentVolume", StorageColumns.PERSISTENT_VOLUME),
             Map.entry("StorageClass", StorageColumns.STORAGE_CLASS),

@@ -21,6 +21,7 @@ import io.kubernetes.client.proto.Runtime.RawExtension;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Batch;
+import io.kubernetes.client.proto.V1Certificates;
 import io.kubernetes.client.proto.V1Coordination;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
@@ -251,6 +252,27 @@ class ProtobufJsonTest {
         assertEquals("1h2m3.5s", ProtobufJson.goDuration(3723 * second + second / 2));
         assertEquals("-1.5s", ProtobufJson.goDuration(-3 * second / 2));
         assertEquals("-2562047h47m16.854775808s", ProtobufJson.goDuration(Long.MIN_VALUE));
+    }
+
+    @Test
+    @DisplayName("a CertificateSigningRequest sent back as read (kubectl certificate approve): bytes as base64, "
+            + "managedFields' FieldsV1 as its JSON")
+    void certificateSigningRequestWithManagedFields() {
+        V1Certificates.CertificateSigningRequest csr = V1Certificates.CertificateSigningRequest.newBuilder()
+                .setMetadata(Meta.ObjectMeta.newBuilder().setName("jane").addManagedFields(Meta.ManagedFieldsEntry
+                        .newBuilder().setManager("kubectl").setOperation("Update").setFieldsType("FieldsV1")
+                        .setFieldsV1(Meta.FieldsV1.newBuilder().setRaw(ByteString.copyFromUtf8("{\"f:spec\":{}}")))))
+                .setSpec(V1Certificates.CertificateSigningRequestSpec.newBuilder()
+                        .setRequest(ByteString.copyFromUtf8("pem")).setSignerName("example.com/s").addUsages("client auth"))
+                .setStatus(V1Certificates.CertificateSigningRequestStatus.newBuilder().addConditions(
+                        V1Certificates.CertificateSigningRequestCondition.newBuilder().setType("Approved")
+                                .setStatus("True").setLastUpdateTime(Meta.Time.newBuilder().setSeconds(1_700_000_000))))
+                .build();
+        ObjectNode json = ProtobufJson.object(read(csr));
+        assertEquals("{\"f:spec\":{}}", json.path("metadata").path("managedFields").path(0).path("fieldsV1").toString());
+        assertEquals("cGVt", json.path("spec").path("request").asText());
+        assertEquals("2023-11-14T22:13:20Z", json.path("status").path("conditions").path(0).path("lastUpdateTime")
+                .asText());
     }
 
     @Test

@@ -72,6 +72,19 @@ public interface KindRules<T extends SpecificRecord> {
     }
 
     /**
+     * The object a write through the {@code approval} subresource stores (the stored object with the written
+     * conditions); null when the kind has no such subresource. Only a CertificateSigningRequest has one.
+     */
+    default T approval(T stored, T written, Instant now) {
+        return null;
+    }
+
+    /** Why an {@code approval} write from {@code stored} to {@code next} is invalid. */
+    default List<StatusCause> validateApproval(T stored, T next) {
+        return List.of();
+    }
+
+    /**
      * The object a write through the {@code ephemeralcontainers} subresource stores; null when the kind has no such
      * subresource. Only a Pod has one.
      */

@@ -34,6 +34,8 @@ public final class ObjectDecider {
     public static final String FINALIZE = "finalize";
     /** The subresource of a Pod's spec.ephemeralContainers ({@code pods/x/ephemeralcontainers}). */
     public static final String EPHEMERAL_CONTAINERS = "ephemeralcontainers";
+    /** The subresource of a CertificateSigningRequest's Approved/Denied conditions ({@code .../x/approval}). */
+    public static final String APPROVAL = "approval";
 
     private final RulesRegistry rules;
 
@@ -114,7 +116,7 @@ public final class ObjectDecider {
         }
         String subresource = command.getSubresource() == null ? "" : command.getSubresource();
         if (!subresource.isEmpty() && (status || !subresource.equals(FINALIZE)
-                && !subresource.equals(EPHEMERAL_CONTAINERS))) {
+                && !subresource.equals(EPHEMERAL_CONTAINERS) && !subresource.equals(APPROVAL))) {
             throw new RejectedException(Rejection.badRequest("unknown subresource \"" + subresource + "\""));
         }
         SpecificRecord next;
@@ -126,6 +128,16 @@ public final class ObjectDecider {
             }
             List<StatusCause> causes = new ArrayList<>(MetadataRules.validate(ObjectAccess.meta(next)));
             causes.addAll(r.validate(next));
+            if (!causes.isEmpty()) {
+                throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
+            }
+        } else if (subresource.equals(APPROVAL)) {
+            // Approval changes the conditions and nothing else (a CertificateSigningRequest's Approved/Denied).
+            next = r.approval(stored, object, seconds(command.getEnvelope().getTime()));
+            if (next == null) {
+                throw new RejectedException(Rejection.badRequest(resource(kind) + " have no approval subresource"));
+            }
+            List<StatusCause> causes = r.validateApproval(stored, next);
             if (!causes.isEmpty()) {
                 throw new RejectedException(Rejection.invalid(qualifiedKind(kind), command.getName(), causes));
             }

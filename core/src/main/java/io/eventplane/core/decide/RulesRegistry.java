@@ -47,6 +47,7 @@ public final class RulesRegistry {
         r.register(Kinds.INGRESS_CLASS, new IngressClassRules());
         r.register(Kinds.NETWORK_POLICY, new NetworkPolicyRules());
         r.register(Kinds.CUSTOM_RESOURCE_DEFINITION, new CustomResourceDefinitionRules());
+        r.register(Kinds.CERTIFICATE_SIGNING_REQUEST, new CertificateSigningRequestRules());
         return r;
     }
 

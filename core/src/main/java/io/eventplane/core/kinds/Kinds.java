@@ -27,6 +27,7 @@ import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StorageClass;
 import io.eventplane.model.allocation.NodePortAllocation;
+import io.eventplane.model.certificates.CertificateSigningRequest;
 import io.eventplane.model.apiextensions.CustomObject;
 import io.eventplane.model.apiextensions.CustomResourceDefinition;
 import io.eventplane.model.discovery.EndpointSlice;
@@ -87,6 +88,9 @@ public final class Kinds {
     public static final KindInfo CUSTOM_RESOURCE_DEFINITION = new KindInfo("CustomResourceDefinition",
             "apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition", List.of("crd", "crds"),
             false, true, CustomResourceDefinition.class);
+    public static final KindInfo CERTIFICATE_SIGNING_REQUEST = new KindInfo("CertificateSigningRequest",
+            "certificates.k8s.io", "v1", "certificatesigningrequests", "certificatesigningrequest", List.of("csr"),
+            false, true, CertificateSigningRequest.class);
     /**
      * A node port held by a Service: stored, never served (kube-apiserver keeps its node port RangeAllocation the same
      * way). It is in {@link #all()} only.
@@ -118,7 +122,7 @@ public final class Kinds {
                 SERVICE_ACCOUNT, SERVICE, ENDPOINTS, ENDPOINT_SLICE, PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME,
                 STORAGE_CLASS, PRIORITY_CLASS, RESOURCE_QUOTA, LIMIT_RANGE, HORIZONTAL_POD_AUTOSCALER, IP_ADDRESS,
                 SERVICE_CIDR, NODE_PORT_ALLOCATION, ROLE, CLUSTER_ROLE, ROLE_BINDING, CLUSTER_ROLE_BINDING,
-                INGRESS, INGRESS_CLASS, NETWORK_POLICY, CUSTOM_RESOURCE_DEFINITION)) {
+                INGRESS, INGRESS_CLASS, NETWORK_POLICY, CUSTOM_RESOURCE_DEFINITION, CERTIFICATE_SIGNING_REQUEST)) {
             BY_KIND.put(k.kind(), k);
             BY_TYPE.put(k.type(), k);
         }

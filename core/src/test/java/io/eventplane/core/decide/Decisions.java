@@ -107,6 +107,12 @@ final class Decisions {
         return decider.decide(command(Verb.UPDATE_STATUS, object), current, ++position);
     }
 
+    /** An update through the approval subresource (a CertificateSigningRequest's Approved/Denied). */
+    Decision approval(ObjectChanged current, SpecificRecord object) {
+        return decider.decide(Command.newBuilder(command(Verb.UPDATE, object)).setSubresource(ObjectDecider.APPROVAL)
+                .build(), current, ++position);
+    }
+
     /** The change after an accepted update (for a chain of updates). */
     ObjectChanged updatedChange(ObjectChanged current, SpecificRecord object) {
         Decision d = update(current, object);
