@@ -131,17 +131,7 @@ final class WriteHandler {
             throw new ApiException(Statuses.noSuchResource());
         }
         BodyDecoder.Body<SpecificRecord> body = BodyDecoder.object(request, path.kind());
-        ObjectMeta meta = ObjectAccess.meta(body.object());
-        if (meta.getName() != null && !meta.getName().isEmpty() && !meta.getName().equals(path.name())) {
-            throw new ApiException(Statuses.badRequest("the name of the object (" + meta.getName()
-                    + ") does not match the name on the URL (" + path.name() + ")"));
-        }
-        SpecificRecord current = ReadHandler.current(backend.view(), path);
-        String rv = meta.getResourceVersion() == null || meta.getResourceVersion().isEmpty()
-                ? ObjectAccess.meta(current).getResourceVersion() : meta.getResourceVersion();
-        SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
-                .setResourceVersion(rv).build());
-        Requests.Result r = submitter.forRequest(request).finalize(path.kind(), path.name(), object);
+        Requests.Result r = submitter.forRequest(request).finalize(path.kind(), path.name(), atVersion(body, path));
         return ApiResponse.json(200, Json.encodeObject(path.kind(), (SpecificRecord) r.object().getObject()))
                 .withWarnings(body.warnings());
     }
@@ -152,6 +142,16 @@ final class WriteHandler {
      */
     ApiResponse approval(ApiRequest request, ResourcePath path) {
         BodyDecoder.Body<SpecificRecord> body = BodyDecoder.object(request, path.kind());
+        Requests.Result r = submitter.forRequest(request).approval(path.kind(), path.name(), atVersion(body, path));
+        return ApiResponse.json(200, Json.encodeObject(path.kind(), (SpecificRecord) r.object().getObject()))
+                .withWarnings(body.warnings());
+    }
+
+    /**
+     * A subresource body (finalize, approval) named as the URL names it, on the resourceVersion the client read or,
+     * when it gives none, the current one.
+     */
+    private SpecificRecord atVersion(BodyDecoder.Body<SpecificRecord> body, ResourcePath path) {
         ObjectMeta meta = ObjectAccess.meta(body.object());
         if (meta.getName() != null && !meta.getName().isEmpty() && !meta.getName().equals(path.name())) {
             throw new ApiException(Statuses.badRequest("the name of the object (" + meta.getName()
@@ -160,11 +160,8 @@ final class WriteHandler {
         SpecificRecord current = ReadHandler.current(backend.view(), path);
         String rv = meta.getResourceVersion() == null || meta.getResourceVersion().isEmpty()
                 ? ObjectAccess.meta(current).getResourceVersion() : meta.getResourceVersion();
-        SpecificRecord object = ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
+        return ObjectAccess.withMeta(body.object(), ObjectMeta.newBuilder(meta).setName(path.name())
                 .setResourceVersion(rv).build());
-        Requests.Result r = submitter.forRequest(request).approval(path.kind(), path.name(), object);
-        return ApiResponse.json(200, Json.encodeObject(path.kind(), (SpecificRecord) r.object().getObject()))
-                .withWarnings(body.warnings());
     }
 
     /** POST pods/{name}/binding with a v1 Binding: the scheduler's assignment of a pod to a node. */
