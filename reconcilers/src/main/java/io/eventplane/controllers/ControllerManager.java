@@ -3,6 +3,7 @@ package io.eventplane.controllers;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ServiceIdentities;
 import io.eventplane.client.usage.UsageView;
+import io.eventplane.controllers.clusterroleaggregation.ClusterRoleAggregationReconciler;
 import io.eventplane.controllers.crdfinalizer.CrdFinalizerReconciler;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.csrsigning.CsrSigningReconciler;
@@ -127,7 +128,9 @@ public final class ControllerManager {
             new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
                     keyed(CrdFinalizerReconciler::new)),
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
-                    keyed(CsrSigningReconciler::fromEnvironment)));
+                    keyed(CsrSigningReconciler::fromEnvironment)),
+            new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",
+                    "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)));
 
     private ControllerManager() {
     }
