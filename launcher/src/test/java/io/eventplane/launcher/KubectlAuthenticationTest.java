@@ -201,9 +201,12 @@ class KubectlAuthenticationTest {
         assertEquals(403, other.statusCode());
         assertEquals("users \"frank\" is forbidden: User \"dan\" cannot impersonate resource \"users\" in API group "
                 + "\"\" at the cluster scope", Http.JSON.readTree(other.body()).path("message").asText());
-        assertTrue(dan.fails("get", "configmaps", "--as=erin", "--as-group=admins").contains(
-                "groups \"admins\" is forbidden: User \"dan\" cannot impersonate resource \"groups\" in API group \"\" "
-                        + "at the cluster scope"));
+        HttpResponse<String> group = api.http(api.certificate("dan")).post("/api/v1/namespaces/default/configmaps",
+                "{\"metadata\":{\"name\":\"as-admins\"}}", Map.of("Impersonate-User", "erin", "Impersonate-Group", "admins"));
+        assertEquals(403, group.statusCode());
+        assertEquals("groups \"admins\" is forbidden: User \"dan\" cannot impersonate resource \"groups\" in API group "
+                + "\"\" at the cluster scope", Http.JSON.readTree(group.body()).path("message").asText());
+        assertEquals(1, dan.run("get", "configmaps", "--as=erin", "--as-group=admins").exit());
     }
 
     @Test
