@@ -123,6 +123,25 @@ class PodRunProbesAndPhasesTest {
         assertEquals(phase, h.phase());
     }
 
+    @ParameterizedTest(name = "POD-7.9 a program that answers after 90 s with a startup probe of failureThreshold {0} "
+            + "(period 10 s) and the default liveness probe: started {1}")
+    @CsvSource({"30,true", "3,false"})
+    void startupBudget(int failureThreshold, boolean starts) {
+        Container k = Container.newBuilder(c("c")).setStartupProbe(probe(0, 10, 1, failureThreshold))
+                .setLivenessProbe(probe(0, 10, 1, 3)).build();
+        PodRunHarness h = new PodRunHarness(pod("Always", sim("startup-after", "90s"), k)).until(200);
+
+        if (starts) {
+            assertTrue(h.container("c").getStarted());
+            assertEquals(0, h.container("c").getRestartCount(), "the liveness probe only runs once started");
+            assertEquals("True", h.condition("Ready"));
+        } else {
+            // probes at 1, 11, 21: the third failure kills it, long before it would answer
+            assertEquals(21L, h.times("c", "Terminated:Error(137)").get(0));
+            assertFalse(h.history.stream().anyMatch(s -> Boolean.TRUE.equals(PodRunHarness.find(s.pod(), "c").getStarted())));
+        }
+    }
+
     @Test
     @DisplayName("POD-9.6 a sidecar's readiness probe decides the pod's Ready: not ready while the sidecar is not, "
             + "Ready once it is")

@@ -63,6 +63,53 @@ class ReplicaSetControllerTest {
     }
 
     @Test
+    @DisplayName("POD-21.1 replication means more pods, not more containers: frontend scaled from 3 to 5 has 5 pods, "
+            + "each with the template's one container")
+    void replicationIsMorePods() {
+        assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
+        cluster.settle();
+        ReplicaSet rs = cluster.get(ReplicaSet.class, "frontend");
+        assertTrue(cluster.update(ReplicaSet.newBuilder(rs).setSpec(ReplicaSetSpec.newBuilder(rs.getSpec()).setReplicas(5)
+                .build()).build()).getAccepted());
+        cluster.settle();
+        List<Pod> pods = livePods();
+        assertEquals(5, pods.size());
+        assertEquals(1, rs.getSpec().getTemplate().getSpec().getContainers().size());
+        for (Pod p : pods) {
+            assertEquals(rs.getSpec().getTemplate().getSpec().getContainers().stream().map(c -> c.getName()).toList(),
+                    p.getSpec().getContainers().stream().map(c -> c.getName()).toList());
+        }
+    }
+
+    @Test
+    @DisplayName("POD-2.5 POD-1.15 a node fails: PodGC removes its pod (Failed first), the ReplicaSet creates a "
+            + "replacement with a new name and the scheduler places it on a healthy node")
+    void replacementAfterNodeFailure() {
+        cluster.nodes(3);
+        assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
+        cluster.settle();
+        List<Pod> before = livePods();
+        assertEquals(3, before.size());
+        Pod lost = before.stream().filter(p -> "node-0".equals(p.getSpec().getNodeName())).findFirst().orElseThrow();
+
+        assertTrue(cluster.deleteClusterScoped(Kinds.NODE, "node-0").getAccepted());
+        List<io.eventplane.podgc.PodGcDecider.Removal> removals = new io.eventplane.podgc.PodGcDecider().decide(
+                cluster.clock.instant(), cluster.list(Pod.class), cluster.list(io.eventplane.model.Node.class), 12_500);
+        assertEquals(List.of(lost.getMetadata().getName()),
+                removals.stream().map(r -> r.pod().getMetadata().getName()).toList());
+        assertTrue(cluster.updateStatus(removals.get(0).failFirst()).getAccepted());
+        assertTrue(cluster.delete(Kinds.POD, lost.getMetadata().getName()).getAccepted());
+        cluster.settle();
+
+        List<Pod> after = livePods();
+        assertEquals(3, after.size());
+        assertTrue(after.stream().noneMatch(p -> p.getMetadata().getName().equals(lost.getMetadata().getName())),
+                "the lost pod is not brought back; a new one replaces it");
+        assertTrue(after.stream().allMatch(p -> List.of("node-1", "node-2").contains(p.getSpec().getNodeName())),
+                after.stream().map(p -> p.getSpec().getNodeName()).toList().toString());
+    }
+
+    @Test
     @DisplayName("AC-RS-02, RS-08, RS-10: bare pods created after a full frontend are acquired and then deleted, the 3 template pods keep running")
     void acquiresAndDeletesSurplusBarePods() {
         cluster.create(Workloads.frontend(3));
