@@ -94,6 +94,30 @@ class PodRunProbesAndPhasesTest {
         assertTrue(h.container("c").getRestartCount() >= 3);
     }
 
+    static Stream<Arguments> reducedDecays() {
+        return Stream.of(
+                Arguments.of("POD-5.9 the ReduceDefaultCrashLoopBackOffDecay values", 60L, "1,1,2,4,8,16,32,60,60"),
+                Arguments.of("POD-5.11 with them a node's maxContainerRestartPeriod of 100 s takes precedence", 100L,
+                        "1,1,2,4,8,16,32,64,100"));
+    }
+
+    @ParameterizedTest(name = "{0}: a crash loop with initial back-off 1 s and maximum {1} s restarts after {2}")
+    @MethodSource("reducedDecays")
+    void reducedDecay(String why, long max, String expected) {
+        KubeletConfig config = PodRunHarness.CONFIG.withBackoff(java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(max));
+        PodRunHarness h = new PodRunHarness(pod("Always", sim("run-duration", "1s", "exit-code", "1"), c("c")), config)
+                .until(1000);
+
+        List<Long> exits = h.times("c", "Terminated:Error(1)");
+        List<Long> starts = h.times("c", "Running");
+        List<String> gaps = new java.util.ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            gaps.add(Long.toString(Math.max(starts.get(i + 1) - exits.get(i), 1)));
+        }
+        assertEquals(expected, String.join(",", gaps));
+    }
+
     @ParameterizedTest(name = "POD-7.1 a readiness probe run every {0}s sees the program stop answering at 26 s on its "
             + "next run, at {1}s")
     @CsvSource({"10,31", "5,26", "7,29"})
