@@ -188,6 +188,19 @@ class PodRunProbesAndPhasesTest {
     }
 
     @Test
+    @DisplayName("POD-9.9 regular containers get no order: both start in the same sync and both get SIGTERM at once on "
+            + "deletion, unlike sidecars")
+    void noOrderForRegularContainers() {
+        PodRunHarness h = new PodRunHarness(pod("Always", sim("shutdown-duration", "5s"), c("a"), c("b"))).until(30);
+        assertEquals(h.times("a", "Running"), h.times("b", "Running"));
+
+        h.delete(30).until(60);
+
+        assertEquals(h.times("a", "Terminated:Completed(0)"), h.times("b", "Terminated:Completed(0)"));
+        assertEquals(List.of(35L), h.times("a", "Terminated:Completed(0)"));
+    }
+
+    @Test
     @DisplayName("POD-8.6 the pod is not Ready until every init container has succeeded")
     void notReadyBeforeInit() {
         PodRunHarness h = new PodRunHarness(pod("Always", sim("run-duration.a", "10s", "run-duration.b", "10s"),
