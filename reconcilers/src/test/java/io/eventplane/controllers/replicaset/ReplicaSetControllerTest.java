@@ -83,7 +83,7 @@ class ReplicaSetControllerTest {
 
     @Test
     @DisplayName("POD-2.5 POD-1.15 a node fails: PodGC removes its pod (Failed first), the ReplicaSet creates a "
-            + "replacement with a new name and the scheduler places it on a healthy node")
+            + "replacement (a new pod, a new uid) and the scheduler places it on a healthy node")
     void replacementAfterNodeFailure() {
         cluster.nodes(3);
         assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
@@ -91,8 +91,9 @@ class ReplicaSetControllerTest {
         List<Pod> before = livePods();
         assertEquals(3, before.size());
         String failed = before.get(0).getSpec().getNodeName();
-        List<String> lost = before.stream().filter(p -> failed.equals(p.getSpec().getNodeName()))
-                .map(p -> p.getMetadata().getName()).toList();
+        List<Pod> lostPods = before.stream().filter(p -> failed.equals(p.getSpec().getNodeName())).toList();
+        List<String> lost = lostPods.stream().map(p -> p.getMetadata().getName()).toList();
+        List<String> lostUids = lostPods.stream().map(p -> p.getMetadata().getUid()).toList();
 
         assertTrue(cluster.deleteClusterScoped(Kinds.NODE, failed).getAccepted());
         List<io.eventplane.podgc.PodGcDecider.Removal> removals = new io.eventplane.podgc.PodGcDecider().decide(
@@ -107,8 +108,8 @@ class ReplicaSetControllerTest {
 
         List<Pod> after = livePods();
         assertEquals(3, after.size());
-        assertTrue(after.stream().noneMatch(p -> lost.contains(p.getMetadata().getName())),
-                "the lost pod is not brought back; a new one replaces it");
+        assertTrue(after.stream().noneMatch(p -> lostUids.contains(p.getMetadata().getUid())),
+                "the lost pod is not brought back; a new pod (a new uid) replaces it");
         assertTrue(after.stream().noneMatch(p -> failed.equals(p.getSpec().getNodeName())),
                 after.stream().map(p -> p.getSpec().getNodeName()).toList().toString());
     }
