@@ -15,11 +15,16 @@ public record AdmissionRequest(Operation operation, KindInfo kind, String namesp
     /** What is being admitted. */
     public enum Operation { CREATE, UPDATE, DELETE }
 
-    /** A create of {@code object} under its own name and namespace (what a controller sends). */
+    /**
+     * A controller's create of {@code object} in its namespace. Messages show its generateName when it has one, as
+     * kube-apiserver's do for a controller's pods ({@code pods "web-7c5d8-" is forbidden: ...}, DEP-54): the
+     * controllers here draw the name themselves but keep the prefix Kubernetes' controllers send.
+     */
     public static AdmissionRequest create(SpecificRecord object) {
         KindInfo kind = io.eventplane.core.kinds.Kinds.of(object);
         var meta = io.eventplane.core.meta.ObjectAccess.meta(object);
-        String name = meta.getName() == null || meta.getName().isEmpty() ? meta.getGenerateName() : meta.getName();
+        String name = meta.getGenerateName() == null || meta.getGenerateName().isEmpty() ? meta.getName()
+                : meta.getGenerateName();
         return new AdmissionRequest(Operation.CREATE, kind, kind.namespaced() ? meta.getNamespace() : "", name, null,
                 false);
     }
