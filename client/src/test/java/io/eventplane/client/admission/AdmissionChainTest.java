@@ -102,6 +102,8 @@ class AdmissionChainTest {
             + "priority comes from the PriorityClass")
     void serviceAccountAndPriority() {
         assertFalse(create(controllers, pod("a", null)).isRefused());
+        put(parse(io.eventplane.model.Namespace.class, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{"
+                + "\"name\":\"shop\"}}"));
         AdmissionChain api = AdmissionChain.forApi(view, CLOCK, q -> true, Duration.ZERO);
         assertEquals("error looking up service account shop/default: serviceaccount \"default\" not found",
                 create(api, pod("a", null)).refusal().why());
