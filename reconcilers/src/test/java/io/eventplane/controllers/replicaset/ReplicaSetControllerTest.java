@@ -115,6 +115,35 @@ class ReplicaSetControllerTest {
     }
 
     @Test
+    @DisplayName("POD-2.12 a bare pod is not resilient to a node failure: removed with its node and never replaced, "
+            + "while the ReplicaSet's pod on that node is replaced on a healthy node")
+    void barePodIsNotReplacedAfterNodeFailure() {
+        cluster.nodes(3);
+        assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
+        assertTrue(cluster.create(Workloads.barePod("solo", Map.of("app", "solo"))).getAccepted());
+        cluster.settle();
+        String failed = cluster.get(Pod.class, "solo").getSpec().getNodeName();
+        List<Pod> onFailed = livePods().stream().filter(p -> failed.equals(p.getSpec().getNodeName())).toList();
+        long frontendLost = onFailed.stream().filter(p -> !p.getMetadata().getName().equals("solo")).count();
+        assertTrue(frontendLost >= 1, "the default spread puts a frontend pod beside the bare one");
+
+        assertTrue(cluster.deleteClusterScoped(Kinds.NODE, failed).getAccepted());
+        for (io.eventplane.podgc.PodGcDecider.Removal r : new io.eventplane.podgc.PodGcDecider().decide(
+                cluster.clock.instant(), cluster.list(Pod.class), cluster.list(io.eventplane.model.Node.class), 12_500)) {
+            assertTrue(cluster.updateStatus(r.failFirst()).getAccepted());
+            assertTrue(cluster.delete(Kinds.POD, r.pod().getMetadata().getName()).getAccepted());
+        }
+        cluster.settle();
+
+        List<Pod> after = livePods();
+        assertTrue(after.stream().noneMatch(p -> p.getMetadata().getName().equals("solo")),
+                "nothing brings the bare pod back: " + after.stream().map(p -> p.getMetadata().getName()).toList());
+        assertEquals(3, cluster.podsOf("frontend").stream().filter(PodStates::isActive).count(),
+                "the ReplicaSet replaced its " + frontendLost + " pod(s) on the failed node");
+        assertTrue(after.stream().noneMatch(p -> failed.equals(p.getSpec().getNodeName())));
+    }
+
+    @Test
     @DisplayName("AC-RS-02, RS-08, RS-10: bare pods created after a full frontend are acquired and then deleted, the 3 template pods keep running")
     void acquiresAndDeletesSurplusBarePods() {
         cluster.create(Workloads.frontend(3));
