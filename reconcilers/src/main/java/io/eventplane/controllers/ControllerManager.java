@@ -10,6 +10,7 @@ import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.endpoint.EndpointsReconciler;
 import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
+import io.eventplane.controllers.eventttl.EventTtlController;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
@@ -124,7 +125,10 @@ public final class ControllerManager {
             new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
                     keyed(CrdFinalizerReconciler::new)),
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
-                    keyed(CsrSigningReconciler::fromEnvironment)));
+                    keyed(CsrSigningReconciler::fromEnvironment)),
+            // kube-apiserver's --event-ttl (etcd leases there; a controller here, deleting through the writer)
+            new Definition("eventttl", "event-ttl-controller", "event-ttl-controller",
+                    periodic(EventTtlController::fromEnvironment)));
 
     private ControllerManager() {
     }
