@@ -84,7 +84,7 @@ final class HeapHistograms {
 
     /**
      * Reports the heap after full GC and the threads at each histogram, and the classes that grew most from the first
-     * to the last, with their size in the middle: "grows" when they rose by over 10% in both halves.
+     * to the last, with their size in the middle: "grows" when they rose by over 10% in both halves and by 1 MB.
      */
     void report() {
         if (taken.isEmpty()) {
@@ -107,7 +107,7 @@ final class HeapHistograms {
             long a = bytes(first, c);
             long b = bytes(middle, c);
             long z = bytes(last, c);
-            boolean rising = b > a * 1.1 && z > b * 1.1;
+            boolean rising = b > a * 1.1 && z > b * 1.1 && z - a > 1_000_000; // a few KB more is noise
             grows += rising ? 1 : 0;
             Figures.report(SoakBenchmark.CASE, process + " class " + c, String.format(Locale.ROOT,
                     "%.2f -> %.2f -> %.2f MB (%d -> %d instances)%s", a / 1e6, b / 1e6, z / 1e6,
