@@ -12,6 +12,7 @@ import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.endpoint.EndpointsReconciler;
 import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
+import io.eventplane.controllers.eventttl.EventTtlController;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
@@ -130,7 +131,10 @@ public final class ControllerManager {
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
                     keyed(CsrSigningReconciler::fromEnvironment)),
             new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",
-                    "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)));
+                    "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)),
+            // kube-apiserver's --event-ttl (etcd leases there; a controller here, deleting through the writer)
+            new Definition("eventttl", "event-ttl-controller", "event-ttl-controller",
+                    periodic(EventTtlController::fromEnvironment)));
 
     private ControllerManager() {
     }
