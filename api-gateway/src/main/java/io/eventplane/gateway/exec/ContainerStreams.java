@@ -39,8 +39,21 @@ public final class ContainerStreams {
 
     public StreamSession open(String subresource, String namespace, String name, Map<String, List<String>> params,
                               StreamSink sink) {
+        return open(subresource, namespace, name, params, Channels.V5, sink);
+    }
+
+    /** A stream in {@code protocol}: the channel protocol, or SPDY for kubectl's port-forward. */
+    public StreamSession open(String subresource, String namespace, String name, Map<String, List<String>> params,
+                              String protocol, StreamSink sink) {
         try {
             Pod pod = pod(namespace, name).orElseThrow(() -> new ApiException(Statuses.notFound(Kinds.POD, name)));
+            if (Channels.SPDY_PORT_FORWARD.equals(protocol)) {
+                if (!"portforward".equals(subresource)) {
+                    throw new ApiException(Statuses.badRequest("SPDY is served for pods/portforward only"));
+                }
+                requireRunning(pod);
+                return new SpdyPortForwardSession(pod, sink);
+            }
             return switch (subresource) {
                 case "exec" -> exec(pod, params, sink);
                 case "attach" -> attach(pod, params, sink);
@@ -96,10 +109,15 @@ public final class ContainerStreams {
         if (ports.isEmpty()) {
             throw new ApiException(Statuses.badRequest("at least 1 port must be specified"));
         }
+        requireRunning(pod);
+        return new PortForwardSession(pod, ports, sink);
+    }
+
+    /** Port-forwarding reaches a pod's network namespace, which only a running pod has. */
+    private static void requireRunning(Pod pod) {
         if (!"Running".equals(pod.getStatus() == null ? null : pod.getStatus().getPhase())) {
             throw new ApiException(Statuses.badRequest("pod " + pod.getMetadata().getName() + " is not running"));
         }
-        return new PortForwardSession(pod, ports, sink);
     }
 
     private Shell shell(Pod pod, ContainerShape container) {
