@@ -61,6 +61,10 @@ public final class ContainerStreams {
                 default -> throw new ApiException(Statuses.noSuchResource());
             };
         } catch (ApiException e) {
+            if (Channels.SPDY_PORT_FORWARD.equals(protocol)) {
+                sink.close(); // SPDY has no error channel; StreamRefusals answered before the handshake but for a race
+                return idle();
+            }
             return refuse(sink, e.status());
         } catch (IOException e) {
             sink.close();
@@ -68,14 +72,38 @@ public final class ContainerStreams {
         }
     }
 
+    /**
+     * Refuses, as kube-apiserver does before it upgrades the connection, a stream to a missing pod, an exec without
+     * a command, a container that is not there or not running, or a port-forward to a pod not running.
+     *
+     * @throws ApiException the refusal (404, 400, 500)
+     */
+    public void check(String subresource, String namespace, String name, Map<String, List<String>> params) {
+        Pod pod = pod(namespace, name).orElseThrow(() -> new ApiException(Statuses.notFound(Kinds.POD, name)));
+        switch (subresource) {
+            case "exec" -> {
+                requireCommand(params);
+                runningContainer(pod, params);
+            }
+            case "attach" -> runningContainer(pod, params);
+            case "portforward" -> requireRunning(pod);
+            default -> throw new ApiException(Statuses.noSuchResource());
+        }
+    }
+
     private StreamSession exec(Pod pod, Map<String, List<String>> params, StreamSink sink) {
+        List<String> command = requireCommand(params);
+        ContainerShape container = runningContainer(pod, params);
+        return new ShellSession(shell(pod, container), command, flag(params, "stdin"), flag(params, "tty"), sink,
+                threads);
+    }
+
+    private static List<String> requireCommand(Map<String, List<String>> params) {
         List<String> command = params.getOrDefault("command", List.of());
         if (command.isEmpty()) {
             throw new ApiException(Statuses.badRequest("you must specify at least 1 command"));
         }
-        ContainerShape container = runningContainer(pod, params);
-        return new ShellSession(shell(pod, container), command, flag(params, "stdin"), flag(params, "tty"), sink,
-                threads);
+        return command;
     }
 
     private StreamSession attach(Pod pod, Map<String, List<String>> params, StreamSink sink) {
