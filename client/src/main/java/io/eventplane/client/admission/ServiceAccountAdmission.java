@@ -1,10 +1,8 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.decide.PodRules;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.wire.ApiException;
-import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.model.LocalObjectReference;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
@@ -20,19 +18,22 @@ import org.apache.avro.specific.SpecificRecord;
  * secrets when the pod has none. The default account is waited for a while, as Kubernetes retries for it: the
  * service account controller creates it when the namespace appears. Token volumes are not mounted.
  */
-final class ServiceAccountAdmission implements Admission.Mutating {
+final class ServiceAccountAdmission implements AdmissionChain.Mutating {
     private static final String MIRROR_POD = "kubernetes.io/config.mirror";
     private final ClusterView view;
     private final Duration defaultWait;
+    private final boolean defaultRequired;
 
-    ServiceAccountAdmission(ClusterView view, Duration defaultWait) {
+    /** @param defaultRequired whether a pod is refused when its namespace's {@code default} account is missing */
+    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean defaultRequired) {
         this.view = view;
         this.defaultWait = defaultWait;
+        this.defaultRequired = defaultRequired;
     }
 
     @Override
-    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
-        if (request.kind() != Kinds.POD || request.operation() != Admission.Operation.CREATE) {
+    public SpecificRecord admit(AdmissionRequest request, SpecificRecord object) {
+        if (request.kind() != Kinds.POD || request.operation() != AdmissionRequest.Operation.CREATE) {
             return object;
         }
         Pod pod = (Pod) object;
@@ -47,9 +48,12 @@ final class ServiceAccountAdmission implements Admission.Mutating {
         }
         String name = spec.getServiceAccountName();
         ServiceAccount account = lookUp(request.namespace(), name);
+        if (account == null && !defaultRequired && name.equals(PodRules.DEFAULT_SERVICE_ACCOUNT)) {
+            return Pod.newBuilder(pod).setSpec(spec).build();
+        }
         if (account == null) {
-            throw new ApiException(Statuses.forbidden(Kinds.POD, request.name(), "error looking up service account "
-                    + request.namespace() + "/" + name + ": serviceaccount \"" + name + "\" not found"));
+            throw AdmissionRefusal.forbidden(Kinds.POD, request.name(), "error looking up service account "
+                    + request.namespace() + "/" + name + ": serviceaccount \"" + name + "\" not found").thrown();
         }
         if ((spec.getImagePullSecrets() == null || spec.getImagePullSecrets().isEmpty())
                 && account.getImagePullSecrets() != null && !account.getImagePullSecrets().isEmpty()) {
