@@ -26,42 +26,48 @@ public final class CustomAvroCompatibility {
         String why = switch (first.getType()) {
             case READER_FIELD_MISSING_DEFAULT_VALUE -> "is required but objects already stored lack it";
             case TYPE_MISMATCH, MISSING_UNION_BRANCH -> "changes type (stored objects have "
-                    + first.getWriterFragment().getType().getName() + ", the new schema wants "
-                    + first.getReaderFragment().getType().getName() + ")";
+                    + typeName(first.getWriterFragment()) + ", the new schema wants "
+                    + typeName(first.getReaderFragment()) + ")";
             default -> first.getMessage();
         };
         return Optional.of((field.isEmpty() ? "the object" : field) + " " + why);
     }
 
-    /** The JSON path in {@code schema} of an Avro compatibility location ("/fields/2/type/items/fields/0"). */
+    /** The JSON path in {@code schema} of an Avro compatibility location ("/fields/2/type/1/items"). */
     static String fieldPath(Schema schema, String location) {
         StringBuilder path = new StringBuilder();
         Schema at = schema;
         String[] steps = location.split("/");
-        for (int i = 1; i < steps.length && at != null; i++) {
+        for (int i = 1; i < steps.length; i++) {
             String step = steps[i];
+            if (step.matches("\\d+") && at.getType() == Schema.Type.UNION) {
+                at = at.getTypes().get(Integer.parseInt(step));
+                continue;
+            }
+            at = nonNull(at);
             if (step.equals("fields") && i + 1 < steps.length && at.getType() == Schema.Type.RECORD) {
                 Schema.Field f = at.getFields().get(Integer.parseInt(steps[++i]));
                 path.append(path.isEmpty() ? "" : ".").append(CustomAvroSchemas.jsonName(f));
                 at = f.schema();
-            } else if (step.equals("type")) {
-                continue;
             } else if (step.equals("items") && at.getType() == Schema.Type.ARRAY) {
                 path.append("[*]");
                 at = at.getElementType();
             } else if (step.equals("values") && at.getType() == Schema.Type.MAP) {
                 path.append("[*]");
                 at = at.getValueType();
-            } else if (step.matches("\\d+") && at.getType() == Schema.Type.UNION) {
-                at = at.getTypes().get(Integer.parseInt(step));
-            } else {
+            } else if (!step.equals("type")) {
                 break;
-            }
-            while (at != null && at.getType() == Schema.Type.UNION && at.getTypes().size() == 2
-                    && (i + 1 >= steps.length || !steps[i + 1].matches("\\d+"))) {
-                at = at.getTypes().get(1);
             }
         }
         return path.toString();
+    }
+
+    private static Schema nonNull(Schema s) {
+        return s.getType() == Schema.Type.UNION && s.getTypes().size() == 2 ? s.getTypes().get(1) : s;
+    }
+
+    private static String typeName(Schema s) {
+        Schema t = nonNull(s);
+        return CustomAvroSchemas.isJsonText(t) ? "JSON text" : t.getType().getName();
     }
 }
