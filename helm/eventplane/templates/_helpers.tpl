@@ -60,6 +60,12 @@ spec:
         args: [{{ .main | quote }}]
         env:
         {{- include "eventplane.env" $root | nindent 8 }}
+        {{- with $root.Values.commandCredentials.secretName }}
+        {{- /* the writer holds the cluster's command secret, every other service only its own credential */}}
+        - name: {{ if eq $.credential "secret" }}EVENTPLANE_COMMAND_SECRET{{ else }}EVENTPLANE_COMMAND_CREDENTIAL{{ end }}
+          valueFrom:
+            secretKeyRef: {name: {{ . | quote }}, key: {{ $.credential | quote }}}
+        {{- end }}
         - name: JAVA_OPTS
           value: {{ .values.javaOpts | quote }}
         {{- with .extraEnv }}

@@ -159,10 +159,14 @@ public final class GatewayServer implements AutoCloseable {
         host = bindHost;
         authentication = security.authentication(this::serviceAccountUid, Clock.systemUTC());
         ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress, authentication.serviceAccountTokens());
+        if (security.impersonation() == null) {
+            authentication = authentication.withImpersonation(router.authorization()::mayImpersonate);
+        }
         context = ApplicationContext.builder()
                 .properties(micronautProperties(port, bindHost, security))
                 .singletons(new GatewayRuntime(router, new ConsoleRouter(config, view, Clock.systemUTC(),
-                        Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports"))),
+                        Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports")),
+                        router.authorization()),
                         watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps), authentication))
                 .deduceEnvironment(false)
                 .banner(false)

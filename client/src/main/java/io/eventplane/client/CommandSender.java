@@ -1,7 +1,9 @@
 package io.eventplane.client;
 
+import io.eventplane.client.pki.CommandCredentials;
 import io.eventplane.core.Keys;
 import io.eventplane.log.Command;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,7 +15,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Sends commands to the single writer, keyed by their object. Idempotent, acks=all.
+ * Sends commands to the single writer, keyed by their object, each with this process's credential for its actor
+ * ({@link CommandSigning}). Idempotent, acks=all.
  *
  * <p>Every sender of one process on one cluster shares a single producer (it is thread-safe): services that run
  * together in one JVM then send their commands in common batches, which is far fewer requests for the broker than
@@ -81,7 +84,13 @@ public final class CommandSender implements AutoCloseable {
         CompletableFuture<RecordMetadata> f = new CompletableFuture<>();
         String key = Keys.of(command.getKind(), command.getNamespace(), command.getName());
         try {
-            shared.producer.send(new ProducerRecord<>(topic, key, command), (md, e) -> {
+            ProducerRecord<String, Command> record = new ProducerRecord<>(topic, key, command);
+            String credential = CommandSigning.credentialFor(command.getEnvelope() == null ? null
+                    : command.getEnvelope().getActor());
+            if (credential != null) {
+                record.headers().add(CommandCredentials.HEADER, credential.getBytes(StandardCharsets.UTF_8));
+            }
+            shared.producer.send(record, (md, e) -> {
                 if (e != null) {
                     f.completeExceptionally(e);
                 } else {

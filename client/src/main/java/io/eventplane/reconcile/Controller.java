@@ -33,6 +33,7 @@ public final class Controller implements AutoCloseable {
     private final Clock clock;
     private final Driver driver;
     private ControllerClients.ViewKind viewKind = ControllerClients.ViewKind.SHARED;
+    private Commands.Actor identity;
     private LeaderElection.Settings election;
     private ControllerClients clients;
     private LeaderElector elector;
@@ -80,13 +81,22 @@ public final class Controller implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Stamps its commands (and Events) with a Kubernetes identity instead of the actor name
+     * ({@link io.eventplane.client.ServiceIdentities}); set before {@link #start}.
+     */
+    public Controller identity(Commands.Actor who) {
+        this.identity = who;
+        return this;
+    }
+
     public String actor() {
         return actor;
     }
 
     public Controller start() {
         running = true;
-        clients = ControllerClients.create(config, actor, clock, new EventOrigin(component, null,
+        clients = ControllerClients.create(config, actor, identity, clock, new EventOrigin(component, null,
                 component + "-" + EventplaneConfig.setting("HOSTNAME", actor)), viewKind);
         driver.init(new Shell());
         clients.listen(new ObjectView.Listener() {
@@ -106,8 +116,8 @@ public final class Controller implements AutoCloseable {
         });
         clients.start();
         if (election != null) {
-            elector = new LeaderElector(clients.view(), clients.requests(), actor + "_" + UUID.randomUUID(), election,
-                    clock).start();
+            elector = new LeaderElector(clients.view(), clients.requests(), actor + "_" + UUID.randomUUID(), identity,
+                    election, clock).start();
         }
         worker = new Thread(this::run, actor + "-worker");
         worker.setDaemon(true);

@@ -41,15 +41,17 @@ public final class ControllerClients implements AutoCloseable {
     private final WriterBarrier barrier;
     private final List<ObjectView.Listener> listeners = new CopyOnWriteArrayList<>();
 
-    private ControllerClients(EventplaneConfig config, String actor, Clock clock, ObjectView view, EventOrigin origin) {
+    private ControllerClients(EventplaneConfig config, String actor, Commands.Actor identity, Clock clock,
+                              ObjectView view, EventOrigin origin) {
         this.actor = actor;
         this.clock = clock;
         this.view = view;
         this.sender = new CommandSender(config, actor);
         this.outcomes = new Outcomes(config, actor + "-outcomes");
         this.requests = new Requests(sender, outcomes, view);
-        this.commands = new Commands(actor, clock);
-        this.recorder = KafkaEventRecorder.start(config, sender, view, actor, clock, origin);
+        Commands.Actor stamped = identity == null ? Commands.Actor.of(actor) : identity;
+        this.commands = new Commands(stamped, clock);
+        this.recorder = KafkaEventRecorder.start(config, sender, view, actor, stamped, clock, origin);
         this.barrier = new WriterBarrier(config, actor, view);
     }
 
@@ -59,10 +61,19 @@ public final class ControllerClients implements AutoCloseable {
      */
     public static ControllerClients create(EventplaneConfig config, String actor, Clock clock, EventOrigin origin,
                                            ViewKind kind) {
+        return create(config, actor, null, clock, origin, kind);
+    }
+
+    /**
+     * As above, the commands stamped with {@code identity} ({@link io.eventplane.client.ServiceIdentities}); null:
+     * with {@code actor}.
+     */
+    public static ControllerClients create(EventplaneConfig config, String actor, Commands.Actor identity, Clock clock,
+                                           EventOrigin origin, ViewKind kind) {
         // A controller's own view feeds the custom kinds as the shared one does (the process learns them either way).
         ObjectView view = kind == ViewKind.SHARED ? ObjectView.shared(config, 1000)
                 : CustomKindsFeed.attach(new ObjectView(config, actor + "-view"));
-        return new ControllerClients(config, actor, clock, view, origin);
+        return new ControllerClients(config, actor, identity, clock, view, origin);
     }
 
     /** Clients on the process's shared view. */

@@ -38,11 +38,20 @@ public final class LeaderElector implements AutoCloseable {
      */
     public LeaderElector(ClusterView view, Requests requests, String identity, LeaderElection.Settings settings,
                          Clock clock) {
+        this(view, requests, identity, null, settings, clock);
+    }
+
+    /**
+     * As above, the Lease's writes stamped with the service's Kubernetes identity ({@code stampedAs}; null: with
+     * {@code identity}), which its credential covers; {@code identity} stays the Lease's holderIdentity.
+     */
+    public LeaderElector(ClusterView view, Requests requests, String identity, Commands.Actor stampedAs,
+                         LeaderElection.Settings settings, Clock clock) {
         this.settings = settings;
         this.identity = identity;
         this.clock = clock;
         this.view = view;
-        this.commands = new Commands(identity, clock);
+        this.commands = new Commands(stampedAs == null ? Commands.Actor.of(identity) : stampedAs, clock);
         this.requests = requests;
     }
 

@@ -60,7 +60,11 @@ final class AuditCommand {
     }
 
     static void table(JsonNode list, PrintStream out) {
-        String format = "%-24s  %-22s  %-13s  %-38s  %-8s  %s%n";
+        int actorWidth = 22; // as wide as the longest actor (service identities are long), as kubectl sizes columns
+        for (JsonNode e : list.path("items")) {
+            actorWidth = Math.max(actorWidth, e.path("actor").asText().length());
+        }
+        String format = "%-24s  %-" + actorWidth + "s  %-13s  %-38s  %-8s  %s%n";
         out.printf(format, "TIME", "ACTOR", "VERB", "OBJECT", "OUTCOME", "DETAIL");
         for (JsonNode e : list.path("items")) {
             String object = e.path("kind").asText() + "/" + (e.path("namespace").asText().isEmpty() ? ""

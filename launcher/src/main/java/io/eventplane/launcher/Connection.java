@@ -1,5 +1,6 @@
 package io.eventplane.launcher;
 
+import io.eventplane.client.CommandSigning;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.schemas.Topics;
 import java.io.IOException;
@@ -51,6 +52,12 @@ final class Connection {
         String given = options.get("partitions", p.getProperty("partitions"));
         Topics topics = new Topics(prefix);
         int partitions = given != null ? Integer.parseInt(given) : partitionsOf(bootstrap, topics);
+        // The cluster's command secret next to its connection (who may read the data directory may write to its log,
+        // as its admin kubeconfig there lets them): this command's writes carry credentials the writer believes.
+        Path secret = file.resolveSibling("pki").resolve(LocalCluster.COMMAND_SECRET);
+        if (Files.exists(secret) && EventplaneConfig.setting(CommandSigning.SECRET_FILE, "").isEmpty()) {
+            System.setProperty(CommandSigning.SECRET_FILE.toLowerCase().replace('_', '.'), secret.toString());
+        }
         return new EventplaneConfig(bootstrap, registry, topics, partitions);
     }
 

@@ -66,6 +66,9 @@ public final class Eventplane {
                        measure the DaemonSet controller: time to one pod Ready on every node, time to roll a new image
               bench    gc [--pods 1000]
                        delete a Deployment -> ReplicaSet -> N pods in each cascade mode: time and what is left
+              credentials [--secret-file F] [--data-dir D] [--name N]
+                       print the Secret of the services' command credentials for the Helm chart
+                       (commandCredentials.secretName), from the cluster's command secret (D/pki/commands.secret)
               help     this text
             """;
 
@@ -91,6 +94,7 @@ public final class Eventplane {
                 case "whatif" -> WhatIfCommand.run(Options.parse(rest), out, err);
                 case "loadtest" -> LoadTestCommand.run(Options.parse(rest), out, err);
                 case "node" -> NodeCommand.run(Options.parse(rest), out, err);
+                case "credentials" -> CredentialsCommand.run(Options.parse(rest), out, err);
                 default -> {
                     err.println("eventplane: unknown command \"" + args[0] + "\"");
                     err.print(USAGE);

@@ -1,5 +1,6 @@
 package io.eventplane.launcher;
 
+import io.eventplane.client.ServiceIdentities;
 import io.eventplane.scheduler.Scheduler;
 import io.eventplane.reconcile.ControllerRuntime;
 import io.eventplane.reconcile.Controller;
@@ -9,6 +10,8 @@ import io.eventplane.client.TopicSetup;
 import io.eventplane.gateway.GatewayServer;
 import io.eventplane.gateway.auth.authn.GatewaySecurity;
 import io.eventplane.client.pki.ClusterPki;
+import io.eventplane.client.pki.CommandCredentials;
+import io.eventplane.client.CommandSigning;
 import io.eventplane.controllers.csrsigning.CsrSigningReconciler;
 import io.eventplane.nodesim.NodeSimulator;
 import io.eventplane.schemas.Topics;
@@ -77,6 +80,17 @@ final class LocalCluster implements AutoCloseable {
 
         config = new EventplaneConfig(kafka.bootstrapServers(), registry.url(), Topics.DEFAULT, partitions());
         TopicSetup.ensureTopics(config);
+        ClusterPki pki = settings.insecureHttp() ? null
+                : ClusterPki.loadOrCreate(data.resolve("pki"), java.util.List.of(settings.bindHost()));
+        if (pki != null && EventplaneConfig.setting(CommandSigning.SECRET_FILE, "").isEmpty()) {
+            // One process runs every service, so it holds the cluster's command secret: each command carries the
+            // credential of its actor, and the writer refuses commands written to Kafka without one.
+            Path secret = pki.directory().resolve(COMMAND_SECRET);
+            CommandCredentials.loadOrCreate(secret);
+            String property = CommandSigning.SECRET_FILE.toLowerCase().replace('_', '.');
+            System.setProperty(property, secret.toString());
+            running.push(() -> System.clearProperty(property));
+        }
         WriterGroup writer = new WriterGroup(config, data.resolve("writer-state"), COMMIT_INTERVAL_MS).start();
         running.push(writer);
         awaitWriter(writer);
@@ -86,8 +100,6 @@ final class LocalCluster implements AutoCloseable {
                         + config.partitions() + " partitions");
 
         // Ready only once start() is done: scripts poll /readyz and then read the kubeconfig and the banner's files.
-        ClusterPki pki = settings.insecureHttp() ? null
-                : ClusterPki.loadOrCreate(data.resolve("pki"), java.util.List.of(settings.bindHost()));
         GatewaySecurity security = (pki == null ? GatewaySecurity.insecure() : GatewaySecurity.tls(pki))
                 .withTokenFile(settings.tokenFile()).withAnonymous(settings.anonymous());
         gateway = GatewayServer.start(config, settings.port(), settings.bindHost(),
@@ -102,7 +114,7 @@ final class LocalCluster implements AutoCloseable {
                 ? " over plain HTTP without authentication (--insecure-http)"
                 : " (TLS, cluster CA in " + pki.directory() + ")") + " (event log replayed into its view)");
 
-        Controller scheduler = Scheduler.controller(config, "scheduler").start();
+        Controller scheduler = Scheduler.controller(config, "scheduler").identity(ServiceIdentities.scheduler()).start();
         running.push(scheduler);
         gateway.addReadinessCheck("scheduler", scheduler::isReady);
 
@@ -140,6 +152,9 @@ final class LocalCluster implements AutoCloseable {
         Connection.write(data.resolve(Connection.FILE), config);
         startupDone.set(true);
     }
+
+    /** The cluster's command credential secret in the pki directory ({@link CommandCredentials}). */
+    static final String COMMAND_SECRET = "commands.secret";
 
     /** The writer's longest transaction under load ({@code EVENTPLANE_COMMIT_INTERVAL_MS}, see WriterService). */
     static final long COMMIT_INTERVAL_MS =

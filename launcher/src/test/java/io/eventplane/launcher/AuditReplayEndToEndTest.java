@@ -92,20 +92,21 @@ class AuditReplayEndToEndTest {
     }
 
     @Test
-    @DisplayName("audit: every step of the pod's life with its actor, verb and result, the rejected create included")
+    @DisplayName("audit: every step of the pod's life with its actor, verb and result, the rejected create included; "
+            + "the scheduler and node-sim as system:kube-scheduler and system:node:<name> (issue 23)")
     void auditShowsEveryStep() throws Exception {
         List<JsonNode> entries = audit("kind=pods&namespace=default&name=audited");
         List<String> steps = new ArrayList<>();
         for (JsonNode e : entries) {
-            String actor = e.path("actor").asText().startsWith("node-sim/") ? "node-sim" : e.path("actor").asText();
+            String actor = e.path("actor").asText().startsWith("system:node:") ? "system:node" : e.path("actor").asText();
             steps.add(actor + " " + e.path("verb").asText() + " " + e.path("outcome").asText());
         }
         assertEquals("system:unsecured create accepted", steps.get(0), steps.toString());
-        assertTrue(steps.contains("scheduler bind accepted"), steps.toString());
-        assertTrue(steps.contains("node-sim update-status accepted"), steps.toString());
+        assertTrue(steps.contains("system:kube-scheduler bind accepted"), steps.toString());
+        assertTrue(steps.contains("system:node update-status accepted"), steps.toString());
         assertTrue(steps.contains("system:unsecured create rejected"), steps.toString());
         assertTrue(steps.contains("system:unsecured delete accepted"), steps.toString());
-        assertEquals("node-sim delete accepted", steps.get(steps.size() - 1), steps.toString());
+        assertEquals("system:node delete accepted", steps.get(steps.size() - 1), steps.toString());
 
         JsonNode rejected = entries.stream().filter(e -> e.path("outcome").asText().equals("rejected")).findFirst()
                 .orElseThrow();
@@ -119,8 +120,13 @@ class AuditReplayEndToEndTest {
 
         List<JsonNode> onlyRejected = audit("outcome=rejected&name=audited&actor=system:unsecured");
         assertEquals(1, onlyRejected.size());
-        List<JsonNode> byScheduler = audit("actor=scheduler&name=audited");
+        List<JsonNode> byScheduler = audit("actor=system:kube-scheduler&name=audited");
         assertEquals(1, byScheduler.size());
+        JsonNode byNode = entries.stream().filter(e -> e.path("verb").asText().equals("update-status")).findFirst()
+                .orElseThrow();
+        assertEquals("system:node:" + bind.path("after").path("spec").path("nodeName").asText(),
+                byNode.path("actor").asText(), "the node the pod is bound to");
+        assertEquals(List.of("system:nodes", "system:authenticated"), texts(byNode.path("groups")));
         assertTrue(audit("name=audited&until=" + Instant.EPOCH.plusSeconds(1)).isEmpty());
     }
 
@@ -132,7 +138,7 @@ class AuditReplayEndToEndTest {
                 kind: Policy
                 rules:
                 - level: None
-                  users: ["scheduler"]
+                  users: ["system:kube-scheduler"]
                 - level: Metadata
                   resources: [{group: "", resources: ["pods/status"]}]
                 - level: RequestResponse
@@ -147,7 +153,7 @@ class AuditReplayEndToEndTest {
         assertEquals("audit.k8s.io/v1", list.path("apiVersion").asText());
         boolean sawCreate = false;
         for (JsonNode e : list.path("items")) {
-            assertFalse(e.path("user").path("username").asText().equals("scheduler"), "level None leaves it out");
+            assertFalse(e.path("user").path("username").asText().equals("system:kube-scheduler"), "level None leaves it out");
             if (e.path("objectRef").path("subresource").asText().equals("status")) {
                 assertEquals("Metadata", e.path("level").asText());
                 assertTrue(e.path("requestObject").isMissingNode());
@@ -245,5 +251,11 @@ class AuditReplayEndToEndTest {
         assertTrue(printed.contains("1 recorded bindings replayed"), printed);
         assertTrue(printed.contains("baseline (today's scheduler, default profile) agrees with the record: 1 of 1"),
                 printed);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
     }
 }

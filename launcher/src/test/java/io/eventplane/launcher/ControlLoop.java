@@ -1,5 +1,6 @@
 package io.eventplane.launcher;
 
+import io.eventplane.client.ServiceIdentities;
 import io.eventplane.scheduler.Scheduler;
 import io.eventplane.reconcile.ControllerRuntime;
 import io.eventplane.reconcile.Controller;
@@ -67,7 +68,7 @@ final class ControlLoop implements AutoCloseable {
             nodes.withUsageInterval(usageInterval);
         }
         nodes.start();
-        scheduler = Scheduler.controller(config, "scheduler").start();
+        scheduler = Scheduler.controller(config, "scheduler").identity(ServiceIdentities.scheduler()).start();
         sender = new CommandSender(config, "test-user");
         waiter.awaitTrue(DEADLINE, () -> writer.isReady() && view.isReady() && nodes.isReady() && scheduler.isReady(),
                 () -> "writer " + writer.state() + ", view " + view.isReady() + ", nodes " + nodes.isReady()

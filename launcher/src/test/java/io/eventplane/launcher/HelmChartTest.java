@@ -1,5 +1,7 @@
 package io.eventplane.launcher;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.marcnuri.helm.Helm;
@@ -54,5 +56,33 @@ class HelmChartTest {
         assertTrue(yaml.contains("name: EVENTPLANE_NODESIM_INIT_RUN\n          value: 1s"), yaml);
         assertTrue(yaml.contains("replicas: 2"), yaml);
         assertTrue(Files.exists(CHART.resolve("Chart.yaml")));
+    }
+
+    @Test
+    @DisplayName("issue 23: with commandCredentials.secretName the writer gets the cluster's command secret and every other "
+            + "service its own credential, each a key of the Secret `eventplane credentials` prints")
+    void commandCredentials(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        java.io.ByteArrayOutputStream secret = new java.io.ByteArrayOutputStream();
+        assertEquals(0, CredentialsCommand.run(Options.parse(new String[] {"--secret-file",
+                dir.resolve("commands.secret").toString(), "--name", "ep-creds"}),
+                new java.io.PrintStream(secret, true, java.nio.charset.StandardCharsets.UTF_8), new java.io.PrintStream(
+                        java.io.OutputStream.nullOutputStream())));
+        String manifest = secret.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String yaml = new Helm(CHART).template().withName("ep").set("commandCredentials.secretName", "ep-creds").call();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "- name: (EVENTPLANE_COMMAND_\\w+)\n\\s+valueFrom:\n\\s+secretKeyRef: \\{name: \"ep-creds\", key: \"([^\"]+)\"\\}")
+                .matcher(yaml);
+        java.util.Map<String, String> refs = new java.util.TreeMap<>();
+        while (m.find()) {
+            refs.put(m.group(2), m.group(1));
+            assertTrue(manifest.contains("\n  " + m.group(2) + ": "), m.group(2) + " is no key of\n" + manifest);
+        }
+        assertEquals("EVENTPLANE_COMMAND_SECRET", refs.get("secret"), yaml);
+        for (String service : new String[] {"gateway", "scheduler", "node-sim", "controller-deployment"}) {
+            assertEquals("EVENTPLANE_COMMAND_CREDENTIAL", refs.get(service), service + " in\n" + yaml);
+        }
+        assertEquals(4 + ControllerManager.DEFINITIONS.size(), refs.size(), refs.toString());
+        assertFalse(new Helm(CHART).template().withName("ep").call().contains("EVENTPLANE_COMMAND_"),
+                "without a Secret, no credentials");
     }
 }

@@ -41,6 +41,13 @@ final class Http {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A GET with extra headers (a cookie). */
+    HttpResponse<String> get(String path, java.util.Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(30));
+        headers.forEach(b::header);
+        return client.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> post(String path, String json) throws Exception {
         return client.send(request(path).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),

@@ -181,6 +181,70 @@ class KubectlAuthenticationTest {
         assertEquals(404, admin.get("/api/v1/namespaces/default/configmaps/not-as-carol").statusCode());
     }
 
+    @Test
+    @DisplayName("AUTHZ-IMPERSONATE: kubectl --as is allowed by RBAC's verb impersonate; the audit records user and impersonatedUser")
+    void impersonationGrantedByRbac() throws Exception {
+        Kubectl root = api.kubectl("admin4", api.admin());
+        root.ok("create", "clusterrole", "impersonate-erin", "--verb=impersonate", "--resource=users",
+                "--resource-name=erin");
+        root.ok("create", "clusterrolebinding", "dan-impersonates-erin", "--clusterrole=impersonate-erin", "--user=dan");
+        Kubectl dan = api.kubectl("dan", api.certificate("dan"));
+        assertEquals("configmap/as-erin created\n", dan.ok("create", "configmap", "as-erin", "--as=erin"));
+        JsonNode k8s = auditK8s("as-erin");
+        assertEquals("dan", k8s.path("user").path("username").asText());
+        assertEquals("erin", k8s.path("impersonatedUser").path("username").asText());
+        assertEquals("dan", auditOf("as-erin").path("impersonatedBy").asText());
+
+        // the role names erin only, and no group
+        HttpResponse<String> other = api.http(api.certificate("dan")).post("/api/v1/namespaces/default/configmaps",
+                "{\"metadata\":{\"name\":\"as-frank\"}}", Map.of("Impersonate-User", "frank"));
+        assertEquals(403, other.statusCode());
+        assertEquals("users \"frank\" is forbidden: User \"dan\" cannot impersonate resource \"users\" in API group "
+                + "\"\" at the cluster scope", Http.JSON.readTree(other.body()).path("message").asText());
+        HttpResponse<String> group = api.http(api.certificate("dan")).post("/api/v1/namespaces/default/configmaps",
+                "{\"metadata\":{\"name\":\"as-admins\"}}", Map.of("Impersonate-User", "erin", "Impersonate-Group", "admins"));
+        assertEquals(403, group.statusCode());
+        assertEquals("groups \"admins\" is forbidden: User \"dan\" cannot impersonate resource \"groups\" in API group "
+                + "\"\" at the cluster scope", Http.JSON.readTree(group.body()).path("message").asText());
+        assertEquals(1, dan.run("get", "configmaps", "--as=erin", "--as-group=admins").exit());
+    }
+
+    @Test
+    @DisplayName("issue 23: the web console asks a browser without credentials to log in; a token logs in (a cookie for "
+            + "reads) and each view is the RBAC read it shows")
+    void consoleLogin() throws Exception {
+        Http browser = api.http(Kubeconfig.Credential.none());
+        HttpResponse<String> page = browser.get("/ui/");
+        assertEquals(401, page.statusCode());
+        assertTrue(page.body().contains("name=\"token\""), "the login form");
+        assertEquals(401, browser.get("/ui/api/pods").statusCode());
+        String form = "application/x-www-form-urlencoded";
+        assertEquals(401, browser.send("POST", "/ui/login", form, "token=not-a-token").statusCode());
+
+        HttpResponse<String> in = browser.send("POST", "/ui/login", form, "token=" + BOB_TOKEN);
+        assertEquals(303, in.statusCode());
+        assertEquals("/ui/", in.headers().firstValue("Location").orElseThrow());
+        String setCookie = in.headers().firstValue("Set-Cookie").orElseThrow();
+        assertTrue(setCookie.contains("HttpOnly") && setCookie.contains("Secure") && setCookie.contains("SameSite=Strict"),
+                setCookie);
+        Map<String, String> asBob = Map.of("Cookie", setCookie.substring(0, setCookie.indexOf(';')));
+        assertTrue(browser.get("/ui/", asBob).statusCode() != 401, "the console's page");
+        assertEquals(200, browser.get("/ui/api/pods?namespace=default", asBob).statusCode());
+        assertEquals(200, browser.get("/api/v1/namespaces/default/configmaps", asBob).statusCode(),
+                "the console's reads of the API");
+        HttpResponse<String> nodes = browser.get("/ui/api/nodes", asBob);
+        assertEquals(403, nodes.statusCode(), "edit lists no nodes");
+        assertEquals("nodes is forbidden: User \"bob\" cannot list resource \"nodes\" in API group \"\" at the cluster "
+                + "scope", Http.JSON.readTree(nodes.body()).path("message").asText());
+        assertEquals(403, browser.get("/ui/api/audit", asBob).statusCode());
+        assertEquals(401, browser.send("DELETE", "/api/v1/namespaces/default/configmaps/from-bob", null, null)
+                .statusCode(), "no cookie, no credentials");
+        HttpResponse<String> write = browser.post("/api/v1/namespaces/default/configmaps",
+                "{\"metadata\":{\"name\":\"by-cookie\"}}", asBob);
+        assertEquals(401, write.statusCode(), "the cookie authenticates reads only");
+        assertEquals(200, admin.get("/ui/api/nodes").statusCode(), "a client certificate is a browser's other way in");
+    }
+
     private JsonNode auditOf(String configMap) throws Exception {
         JsonNode items = admin.getJson("/apis/eventplane.io/v1/audit?kind=configmaps&name=" + configMap).path("items");
         assertEquals(1, items.size(), items.toString());

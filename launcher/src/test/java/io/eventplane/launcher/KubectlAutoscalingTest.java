@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,16 +93,14 @@ class KubectlAutoscalingTest {
               targetCPUUtilizationPercentage: 50
             """;
 
-    private final ControlLoop loop = new ControlLoop().withUsageInterval(Duration.ofSeconds(1));
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop")).startControllers("replicaset,horizontalpodautoscaling");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(Files.createDirectories(tmp.resolve("kubectl")), gateway.url());
+        cluster = KubectlCluster.start(new ControlLoop().withUsageInterval(Duration.ofSeconds(1)), tmp,
+                "replicaset,horizontalpodautoscaling", null);
+        kubectl = cluster.kubectl();
         Files.writeString(kubectl.dir().resolve("frontend.yaml"), FRONTEND);
         Files.writeString(kubectl.dir().resolve("scaler.yaml"), SCALER);
         Files.writeString(kubectl.dir().resolve("seed-scaler.yaml"), SEED_SCALER);
@@ -113,10 +108,9 @@ class KubectlAutoscalingTest {
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

@@ -2,11 +2,8 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
 import io.eventplane.gateway.alloc.ServiceNetwork;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,27 +49,23 @@ class KubectlCoreKindsTest {
             -----END PRIVATE KEY-----
             """;
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
     private Path dir;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
-        loop.start(tmp.resolve("loop")).startControllers("resourcequota,persistentvolume-binder,pvc-protection,"
-                + "pv-protection");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1", ServiceNetwork.defaults());
-        kubectl = Kubectl.against(dir, gateway.url());
+        cluster = KubectlCluster.start(new ControlLoop(), tmp, "resourcequota,persistentvolume-binder,"
+                + "pvc-protection,pv-protection", ServiceNetwork.defaults());
+        kubectl = cluster.kubectl();
     }
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

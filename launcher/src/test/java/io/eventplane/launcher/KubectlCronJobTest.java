@@ -2,14 +2,11 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.eventplane.client.Commands;
-import io.eventplane.gateway.GatewayServer;
 import io.eventplane.model.Job;
 import io.eventplane.model.JobCondition;
 import io.eventplane.model.JobStatus;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,26 +57,24 @@ class KubectlCronJobTest {
                       restartPolicy: OnFailure
             """;
 
-    private final ControlLoop loop = new ControlLoop();
+    private KubectlCluster cluster;
+    private ControlLoop loop;
     private final Commands user = new Commands("test-user");
-    private GatewayServer gateway;
     private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop")).startControllers("cronjob,garbagecollector");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(tmp.resolve("kubectl"), gateway.url());
-        Files.writeString(tmp.resolve("kubectl").resolve("hello.yaml"), HELLO);
+        cluster = KubectlCluster.start(tmp, "cronjob,garbagecollector");
+        loop = cluster.loop();
+        kubectl = cluster.kubectl();
+        Files.writeString(kubectl.dir().resolve("hello.yaml"), HELLO);
     }
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

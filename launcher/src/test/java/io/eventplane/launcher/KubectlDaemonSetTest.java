@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -112,18 +109,13 @@ class KubectlDaemonSetTest {
                   - {name: nginx, image: "nginx:1.14.2"}
             """;
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Path dir;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
-        loop.start(tmp.resolve("loop"))
-                .startControllers("replicaset,deployment,daemonset,disruption,garbagecollector,podgc");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
+        cluster = KubectlCluster.start(tmp, "replicaset,deployment,daemonset,disruption,garbagecollector,podgc");
         Files.writeString(dir.resolve("fluentd.yaml"), FLUENTD);
         Files.writeString(dir.resolve("agent-and-web.yaml"), AGENT_AND_WEB);
         Files.writeString(dir.resolve("kube-system.yaml"), "{apiVersion: v1, kind: Namespace, metadata: {name: kube-system}}");
@@ -131,10 +123,9 @@ class KubectlDaemonSetTest {
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test
@@ -256,7 +247,7 @@ class KubectlDaemonSetTest {
     /** {@code eventplane node ...} against this cluster's API; asserts it succeeds and returns what it printed. */
     private String node(String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--server", gateway.url()));
+        all.addAll(List.of("--server", cluster.gateway().url()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
         int exit = NodeCommand.run(Options.parse(all.toArray(String[]::new)), print, print);

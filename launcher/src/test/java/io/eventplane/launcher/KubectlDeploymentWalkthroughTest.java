@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,8 +55,7 @@ class KubectlDeploymentWalkthroughTest {
                     - containerPort: 80
             """;
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Path dir;
 
     record Result(int exit, String out) {
@@ -67,24 +63,16 @@ class KubectlDeploymentWalkthroughTest {
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(kubectlPath() != null, "kubectl is not on PATH");
         dir = tmp;
-        loop.start(tmp.resolve("loop")).startControllers();
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
+        cluster = KubectlCluster.start(tmp, "replicaset,replicationcontroller,deployment,disruption");
         Files.writeString(dir.resolve("nginx-deployment.yaml"), DEPLOYMENT);
     }
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
-    }
-
-    private static String kubectlPath() {
-        return Kubectl.path();
     }
 
     private Result kubectl(String... args) throws Exception {

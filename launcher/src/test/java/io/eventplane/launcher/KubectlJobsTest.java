@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,19 +97,15 @@ class KubectlJobsTest {
                   restartPolicy: Never
             """;
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
     private Path dir;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
-        loop.start(tmp.resolve("loop")).startControllers("job,ttl-after-finished,garbagecollector");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        Kubeconfig.write(dir.resolve("kubeconfig"), gateway.url());
-        kubectl = new Kubectl(dir);
+        cluster = KubectlCluster.start(tmp, "job,ttl-after-finished,garbagecollector");
+        kubectl = cluster.kubectl();
         Files.writeString(dir.resolve("job-pi.yaml"), PI);
         Files.writeString(dir.resolve("job-indexed.yaml"), INDEXED);
         Files.writeString(dir.resolve("job-fails.yaml"), FAILS);
@@ -121,10 +114,9 @@ class KubectlJobsTest {
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

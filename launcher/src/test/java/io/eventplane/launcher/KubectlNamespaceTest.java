@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -24,25 +21,21 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SharedClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KubectlNamespaceTest {
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop"))
-                .startControllers("replicaset,deployment,garbagecollector,namespace,serviceaccount,resourcequota");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(tmp, gateway.url());
+        cluster = KubectlCluster.start(tmp, "replicaset,deployment,garbagecollector,namespace,serviceaccount,"
+                + "resourcequota");
+        kubectl = cluster.kubectl();
     }
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

@@ -41,7 +41,7 @@ class KubectlRbacTest {
     void start(@TempDir Path tmp) throws Exception {
         assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         System.setProperty(IDENTITIES, "true");
-        loop.start(tmp.resolve("loop")).startControllers("namespace,serviceaccount");
+        loop.start(tmp.resolve("loop")).startControllers("namespace,serviceaccount,clusterrole-aggregation");
         gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
         kubectl = Kubectl.against(tmp, gateway.url());
         kubectl.ok("create", "namespace", "team");
@@ -192,5 +192,29 @@ class KubectlRbacTest {
         assertEquals(0, as(node, nodes, "delete", "pod", "mine", "-n", "team", "--wait=false").exit());
         // the name alone is not a node: without the system:nodes group it is an ordinary user with no bindings
         assertEquals(1, as(node, "", "get", "pod", "theirs", "-n", "team").exit());
+    }
+
+    @Test
+    @DisplayName("AUTHZ-AGGREGATE: a ClusterRole labelled aggregate-to-edit extends edit (the clusterrole-aggregation "
+            + "controller); the bootstrap roles are already their own aggregate")
+    void aggregation() throws Exception {
+        kubectl.ok("create", "rolebinding", "frank-edits", "--clusterrole=edit", "--user=frank", "-n", "team");
+        assertEquals("no\n", asFails("frank", "", "auth", "can-i", "create", "leases.coordination.k8s.io", "-n", "team"));
+        kubectl.ok("create", "clusterrole", "lease-editor", "--verb=create,update",
+                "--resource=leases.coordination.k8s.io");
+        kubectl.ok("label", "clusterrole", "lease-editor", "rbac.authorization.k8s.io/aggregate-to-edit=true");
+        kubectl.until(o -> o.contains("leases"), "get", "clusterrole", "edit", "-o", "jsonpath={.rules[*].resources}");
+        assertEquals("yes\n", asOk("frank", "auth", "can-i", "create", "leases.coordination.k8s.io", "-n", "team"));
+        kubectl.until(o -> o.contains("leases"), "get", "clusterrole", "admin", "-o",
+                "jsonpath={.rules[*].resources}"); // edit is aggregated into admin in turn
+
+        java.util.List<io.eventplane.model.rbac.ClusterRole> bootstrap =
+                io.eventplane.gateway.auth.authz.BootstrapPolicy.clusterRoles();
+        for (io.eventplane.model.rbac.ClusterRole role : bootstrap) {
+            if (role.getAggregationRule() != null) {
+                assertEquals(role.getRules(), io.eventplane.controllers.clusterroleaggregation
+                        .ClusterRoleAggregationReconciler.aggregated(role, bootstrap), role.getMetadata().getName());
+            }
+        }
     }
 }

@@ -3,14 +3,11 @@ package io.eventplane.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.eventplane.core.meta.PodStates;
-import io.eventplane.gateway.GatewayServer;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Pod;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,20 +92,19 @@ class KubectlStatefulSetTest {
                       storage: 1Gi
             """;
 
-    private final ControlLoop loop = new ControlLoop();
+    private KubectlCluster cluster;
     /** What happened to web's pods, in the order the view saw it: created, ready, terminating, deleted web-N. */
     private final List<String> podLog = new ArrayList<>();
-    private GatewayServer gateway;
     private Kubectl kubectl;
     private Path manifest;
     private Path storageClass;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop")).startControllers("statefulset,garbagecollector,persistentvolume-binder,pvc-protection,"
+        cluster = KubectlCluster.start(tmp, "statefulset,garbagecollector,persistentvolume-binder,pvc-protection,"
                 + "pv-protection,sim-provisioner");
-        loop.view().addListener(new io.eventplane.client.ObjectView.Listener() {
+        kubectl = cluster.kubectl();
+        cluster.loop().view().addListener(new io.eventplane.client.ObjectView.Listener() {
             @Override
             public void onChange(ObjectChanged change) {
             }
@@ -118,20 +114,17 @@ class KubectlStatefulSetTest {
                 recordPod(change, previous);
             }
         });
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(tmp.resolve("kubectl"), gateway.url());
-        manifest = tmp.resolve("kubectl").resolve("web.yaml");
+        manifest = kubectl.dir().resolve("web.yaml");
         Files.writeString(manifest, WEB);
-        storageClass = tmp.resolve("kubectl").resolve("my-storage-class.yaml");
+        storageClass = kubectl.dir().resolve("my-storage-class.yaml");
         Files.writeString(storageClass, STORAGE_CLASS);
     }
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     private void recordPod(ObjectChanged change, ObjectChanged previous) {

@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,29 +52,25 @@ class KubectlVolumesTest {
                   claimName: data
             """;
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
     private Path dir;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         dir = tmp;
-        loop.start(tmp.resolve("loop")).startControllers("persistentvolume-binder,pvc-protection,pv-protection,"
+        cluster = KubectlCluster.start(tmp, "persistentvolume-binder,pvc-protection,pv-protection,"
                 + "sim-provisioner,serviceaccount");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(dir, gateway.url());
+        kubectl = cluster.kubectl();
         Files.writeString(dir.resolve("claim.yaml"), CLAIM);
         Files.writeString(dir.resolve("pod.yaml"), POD);
     }
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

@@ -20,7 +20,7 @@ class LocalClusterTest {
     static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
-    @DisplayName("up starts everything over TLS (401 without credentials, the kubeconfig's admin certificate works), a pod reaches Running, node pressure taints a node, and a restart on the same data dir keeps its uid and resourceVersion")
+    @DisplayName("up starts everything over TLS (401 without credentials, the kubeconfig's admin certificate works), a pod reaches Running, node pressure taints a node, a command written to Kafka without a credential is refused (issue 23), and a restart on the same data dir keeps its uid and resourceVersion")
     void upRestartKeepsState() throws Exception {
         Path data = Files.createTempDirectory(Path.of("target"), "up-");
         int port = FreePorts.next();
@@ -42,6 +42,8 @@ class LocalClusterTest {
             pod = http.await("/api/v1/namespaces/default/pods/nginx", Http::running, WAIT);
             kubectlGetNodes(data.resolve("kubeconfig"));
             nodePressure(http, "https://127.0.0.1:" + port, data.resolve("kubeconfig"));
+            forgedCommandRefused(data);
+            assertEquals(404, http.get("/api/v1/namespaces/default/configmaps/forged").statusCode());
         }
         try (LocalCluster cluster = new LocalCluster(settings, out)) {
             cluster.start();
@@ -58,6 +60,30 @@ class LocalClusterTest {
      * {@code node pressure node-1 memory on}: the kubelet reports MemoryPressure True, the node lifecycle controller
      * taints the node memory-pressure:NoSchedule; {@code off} takes both away.
      */
+    /**
+     * Anyone who can reach the broker could append to the command log (the embedded broker has no authentication):
+     * a command stamped as the administrator, sent without the credential {@code up}'s services send, is refused.
+     */
+    private static void forgedCommandRefused(Path data) throws Exception {
+        io.eventplane.client.EventplaneConfig config = Connection.config(
+                Options.parse(new String[] {"--data-dir", data.toString()}), System.err, "test");
+        io.eventplane.log.Command forged = new io.eventplane.client.Commands("kubernetes-admin").create(
+                io.eventplane.model.ConfigMap.newBuilder().setMetadata(io.eventplane.model.ObjectMeta.newBuilder()
+                        .setName("forged").setNamespace("default").build()).build());
+        try (io.eventplane.client.Outcomes outcomes = new io.eventplane.client.Outcomes(config, "forger-outcomes");
+             org.apache.kafka.clients.producer.KafkaProducer<String, io.eventplane.log.Command> producer =
+                     new org.apache.kafka.clients.producer.KafkaProducer<>(config.kafkaConfig(),
+                             new org.apache.kafka.common.serialization.StringSerializer(),
+                             io.eventplane.client.LogSerdes.commands(config).serializer())) {
+            var verdict = outcomes.await(forged.getEnvelope().getRequestId());
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(config.topics().commands(),
+                    "ConfigMap/default/forged", forged)).get(30, TimeUnit.SECONDS);
+            io.eventplane.log.CommandOutcome o = verdict.get(60, TimeUnit.SECONDS);
+            assertEquals(401, o.getCode(), o.getMessage());
+            assertEquals("Unauthorized", o.getReason());
+        }
+    }
+
     /** The API as the admin of {@code up}'s kubeconfig: its CA and client certificate. */
     private static Http admin(Path data, int port) throws Exception {
         return new Http("https://127.0.0.1:" + port, adminTls(data, true), null);

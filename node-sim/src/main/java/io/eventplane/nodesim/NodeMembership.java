@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.client.ServiceIdentities;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.Commands;
 import io.eventplane.client.ObjectView;
@@ -194,7 +195,7 @@ final class NodeMembership {
      * second CREATE would. Serialized, so the last write carries the latest membership.
      */
     private synchronized void writeMembership(Lease own, Instant now) {
-        Commands cmd = new Commands("node-sim/" + shard.instanceId(), clock);
+        Commands cmd = new Commands(ServiceIdentities.nodeSim(), clock);
         Lease next = MemberLeases.next(own, prefix, shard, acknowledged, now);
         next = Lease.newBuilder(next).setMetadata(ObjectMeta.newBuilder(next.getMetadata()).setResourceVersion(null)
                 .build()).build();
@@ -221,7 +222,7 @@ final class NodeMembership {
 
     /** A clean stop deletes this instance's Lease, so the other instances take its nodes over at once. */
     void release() {
-        view.get(ownLeaseKey()).ifPresent(c -> memberSender.send(new Commands("node-sim/" + shard.instanceId(), clock)
+        view.get(ownLeaseKey()).ifPresent(c -> memberSender.send(new Commands(ServiceIdentities.nodeSim(), clock)
                 .delete(Kinds.LEASE, ShardSettings.NAMESPACE, c.getName(), null, c.getUid())));
         memberSender.flush();
     }

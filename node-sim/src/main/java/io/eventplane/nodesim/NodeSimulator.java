@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.client.ServiceIdentities;
 import io.eventplane.client.CommandSender;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
@@ -195,8 +196,8 @@ public final class NodeSimulator implements AutoCloseable {
             return t;
         });
         // The process's shared view (the log decoded once per process, whichever services run in it).
-        clients = ControllerClients.create(config, name, clock, new EventOrigin("kubelet", null, name),
-                ControllerClients.ViewKind.SHARED);
+        clients = ControllerClients.create(config, name, ServiceIdentities.nodeSim(), clock,
+                new EventOrigin("kubelet", null, name), ControllerClients.ViewKind.SHARED);
         sender = clients.sender();
         outcomes = clients.outcomes();
         view = clients.view();

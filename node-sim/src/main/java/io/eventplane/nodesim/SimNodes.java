@@ -1,6 +1,7 @@
 package io.eventplane.nodesim;
 
 import io.eventplane.client.Commands;
+import io.eventplane.client.ServiceIdentities;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.model.Node;
@@ -16,7 +17,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * The nodes one node-sim instance is configured with, and what its parts ({@link NodeMembership},
  * {@link NodeHeartbeat}, {@link KubeletLoop}) share about them: which it simulates now (given by its membership,
  * {@link NodeSharding}), which are failed ({@link NodeFailure}: no lease, no status, no pod work until the annotation
- * goes), each node's command builder (actor {@code node-sim/<node>}), and the pressures node-sim's configuration puts it
+ * goes), each node's command builder (actor {@code system:node:<node>}, group {@code system:nodes}), and the pressures node-sim's configuration puts it
  * under, and the nodes added and removed at run time ({@link NodeRoster}). Read from the view's and the membership's
  * threads too, hence concurrent.
  */
@@ -50,7 +51,7 @@ final class SimNodes {
             return false;
         }
         byIndex.put(n.index(), n);
-        commands.put(n.name(), new Commands("node-sim/" + n.name(), clock));
+        commands.put(n.name(), new Commands(ServiceIdentities.node(n.name()), clock));
         return true;
     }
 

@@ -1,7 +1,9 @@
 package io.eventplane.controllers;
 
 import io.eventplane.client.EventplaneConfig;
+import io.eventplane.client.ServiceIdentities;
 import io.eventplane.client.usage.UsageView;
+import io.eventplane.controllers.clusterroleaggregation.ClusterRoleAggregationReconciler;
 import io.eventplane.controllers.crdfinalizer.CrdFinalizerReconciler;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.csrsigning.CsrSigningReconciler;
@@ -53,12 +55,14 @@ public final class ControllerManager {
      * One controller.
      *
      * @param name      kube-controller-manager's name for it ({@code deployment}, {@code garbagecollector}, ...)
-     * @param actor     who its commands come from in the log (and its clients' id)
+     * @param actor     its clients' id, and its service account: its commands come from
+     *                  {@code system:serviceaccount:kube-system:<actor>} in the log
+     *                  ({@link ServiceIdentities#controller})
      * @param component the source component of its Events, and its Lease's name under leader election
      */
     public record Definition(String name, String actor, String component, Factory factory) {
         public Controller create(EventplaneConfig config, Clock clock) {
-            return factory.create(config, actor, component, clock);
+            return factory.create(config, actor, component, clock).identity(ServiceIdentities.controller(actor));
         }
     }
 
@@ -124,7 +128,9 @@ public final class ControllerManager {
             new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
                     keyed(CrdFinalizerReconciler::new)),
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
-                    keyed(CsrSigningReconciler::fromEnvironment)));
+                    keyed(CsrSigningReconciler::fromEnvironment)),
+            new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",
+                    "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)));
 
     private ControllerManager() {
     }

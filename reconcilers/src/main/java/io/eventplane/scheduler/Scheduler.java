@@ -11,28 +11,20 @@ import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
 import io.eventplane.log.ObjectChanged;
-import io.eventplane.model.LabelSelector;
-import io.eventplane.model.Namespace;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
-import io.eventplane.model.ReplicaSet;
-import io.eventplane.model.ReplicationController;
-import io.eventplane.model.StatefulSet;
 import io.eventplane.reconcile.BatchReconciler;
 import io.eventplane.reconcile.Controller;
 import io.eventplane.reconcile.ControllerContext;
-import io.eventplane.reconcile.LeaderElection;
 import io.eventplane.reconcile.WorkQueue;
 import java.util.Collection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
@@ -65,38 +57,15 @@ import org.slf4j.LoggerFactory;
 public final class Scheduler implements BatchReconciler {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     private static final int BATCH = 512;
-    static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
-    static final Duration MAX_UNSCHEDULABLE = Duration.ofMinutes(5);
-    /** Failed attempts per pod key, for the backoff; cleared when the pod is bound or gone. */
-    private final Map<String, Integer> attempts = new ConcurrentHashMap<>();
 
     private final String schedulerName;
     private final SchedulerDecider decider;
     private final AssumedPods assumed;
-    /** Unschedulable pods waiting for a cluster change, with when they were parked and how often they failed. */
-    private final Map<String, Parked> parked = new ConcurrentHashMap<>();
     private final NominatedPods nominated = new NominatedPods();
-    /** Pods as the decider needs them, by uid, recomputed when the pod's resourceVersion changes. */
-    /** Nodes' parsed offers and pods' parsed infos, recomputed when their resourceVersion changes. */
-    private final SnapshotBuilder snapshots = new SnapshotBuilder();
-    private int nextStartNodeIndex;
     /** Bindings sent and not yet seen in the view, by request id: their Scheduled event is due when they show up. */
     private final Map<String, Sent> bindingsSent = new ConcurrentHashMap<>();
     private volatile SchedulerObserver observer = SchedulerObserver.NONE;
-    /** Pods and nodes changed since the worker last brought its cache up to date (the view's thread adds). */
-    private final java.util.concurrent.ConcurrentLinkedQueue<String> dirtyPods = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.ConcurrentLinkedQueue<String> dirtyNodes = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private volatile boolean metadataDirty = true;
-    /** The worker's incremental view of the cluster; null until built (and after a node is added or removed). */
-    private ClusterSnapshot cache;
-    /** The pods counted in {@link #cache}, by key: bound pods from the view and this scheduler's assumed bindings. */
-    private final Map<String, Tracked> tracked = new java.util.HashMap<>();
-
-    private record Tracked(PodInfo info, String node, boolean assumed) {
-    }
     private final Duration assumeTimeout;
-    /** Bumped on every change that could make a parked pod fit; a pod parked after a bump is retried at once. */
-    private final AtomicLong clusterGeneration = new AtomicLong();
     /** Pods with claims: binding in progress, or parked until a claim, volume or class changes. */
     private final VolumeWaits volumeWaits = new VolumeWaits();
     private final AtomicLong bound = new AtomicLong();
@@ -109,6 +78,10 @@ public final class Scheduler implements BatchReconciler {
     private CommandSender sender;
     private Commands commands;
     private EventRecorder events = EventRecorder.discarding();
+    /** The worker's picture of the cluster (see {@link SchedulerCache}). */
+    private SchedulerCache cache;
+    /** Unschedulable pods waiting for a change that could make them fit. */
+    private ParkedPods parked;
 
     /**
      * @param assumeTimeout how long a binding may stay invisible in the view before the pod is decided again
@@ -149,6 +122,8 @@ public final class Scheduler implements BatchReconciler {
         this.sender = context.sender();
         this.commands = context.commands();
         this.events = context.events();
+        this.cache = new SchedulerCache(view, assumed);
+        this.parked = new ParkedPods(clock, queue);
     }
 
     @Override
@@ -162,27 +137,27 @@ public final class Scheduler implements BatchReconciler {
     public void observe(ObjectChanged change, ObjectChanged previous) {
         String kind = change.getKind();
         if (kind.equals(Kinds.NODE.kind())) {
-            dirtyNodes.add(change.getName());
+            cache.nodeChanged(change.getName());
             if (change.getType() == ChangeType.CREATED || change.getType() == ChangeType.DELETED || previous == null
                     || NodeUpdates.mayMakePodsFit((Node) previous.getObject(),
                             (Node) change.getObject())) {
-                clusterChanged();
+                parked.clusterChanged();
             }
         } else if ((kind.equals(Kinds.NAMESPACE.kind()) || kind.equals(Kinds.REPLICA_SET.kind())
                 || kind.equals(Kinds.STATEFUL_SET.kind()) || kind.equals(Kinds.REPLICATION_CONTROLLER.kind())
                 || kind.equals(Kinds.SERVICE.kind()))
                 && change.getType() != ChangeType.STATUS_UPDATED) {
             // labels and selectors are not status: a workload's status updates (thousands in a rollout) change nothing here
-            metadataDirty = true;
+            cache.metadataChanged();
         } else if (kind.equals(Kinds.POD.kind())) {
             Pod pod = (Pod) change.getObject();
             String key = Keys.of(change.getKind(), change.getNamespace(), change.getName());
             if (change.getType() != ChangeType.CREATED || AssumedPods.isBound(pod)) {
-                dirtyPods.add(key); // a new unbound pod takes nothing yet
+                cache.podChanged(key); // a new unbound pod takes nothing yet
             }
             boolean gone = change.getType() == ChangeType.DELETED;
             if (gone) {
-                snapshots.forget(change.getUid());
+                cache.podDeleted(change.getUid());
             }
             if (change.getType() == ChangeType.BOUND || assumed.contains(key)) {
                 assumed.changed(key); // may settle an assumption
@@ -196,69 +171,21 @@ public final class Scheduler implements BatchReconciler {
                 }
             }
             if (AssumedPods.isBound(pod) && (gone || SchedulerDecider.isTerminal(pod))) {
-                clusterChanged(); // resources freed
+                parked.clusterChanged(); // resources freed
             }
             if (!gone && context.synced() && SchedulerDecider.isPending(pod, schedulerName)) {
                 queue.add(key);
             } else if (gone) {
-                parked.remove(key);
-                attempts.remove(key);
+                parked.forget(key);
                 volumeWaits.forget(key);
             }
         } else if (VolumeWaits.concerns(kind)) {
             for (String key : volumeWaits.woken(change)) {
-                Parked p = parked.remove(key);
-                if (p != null) {
-                    requeue(key, p, clock.instant());
-                } else if (volumeWaits.isBinding(key)) {
+                if (!parked.wake(key, clock.instant()) && volumeWaits.isBinding(key)) {
                     queue.add(key); // its claims may be bound now
                 }
             }
         }
-    }
-
-    /** Moves every parked pod back to the queue, after what is left of its backoff (1 s doubling to 10 s). */
-    private void clusterChanged() {
-        clusterGeneration.incrementAndGet();
-        if (!parked.isEmpty()) {
-            Instant now = clock.instant();
-            for (String key : List.copyOf(parked.keySet())) {
-                Parked p = parked.remove(key);
-                if (p != null) {
-                    requeue(key, p, now);
-                }
-            }
-        }
-    }
-
-    private void requeue(String key, Parked p, Instant now) {
-        Duration left = Duration.between(now, p.at().plus(backoff(p.attempts())));
-        if (left.isNegative() || left.isZero()) {
-            queue.add(key);
-        } else {
-            queue.addAfter(key, left);
-        }
-    }
-
-    static Duration backoff(int attempts) {
-        long ms = 1000L << Math.min(Math.max(attempts - 1, 0), 4);
-        return Duration.ofMillis(Math.min(ms, MAX_BACKOFF.toMillis()));
-    }
-
-    /** Kubernetes' podMaxInUnschedulablePodsDuration: a parked pod is tried again after 5 minutes regardless. */
-    private void flushLongParked() {
-        if (parked.isEmpty()) {
-            return;
-        }
-        Instant now = clock.instant();
-        for (Map.Entry<String, Parked> e : List.copyOf(parked.entrySet())) {
-            if (e.getValue().at().plus(MAX_UNSCHEDULABLE).isBefore(now) && parked.remove(e.getKey(), e.getValue())) {
-                queue.add(e.getKey());
-            }
-        }
-    }
-
-    record Parked(Instant at, int attempts) {
     }
 
     private record Sent(Instant at, long nanos) {
@@ -288,7 +215,7 @@ public final class Scheduler implements BatchReconciler {
     @Override
     public void idle() {
         expireAssumptions();
-        flushLongParked();
+        parked.flushLongParked();
     }
 
     private void expireAssumptions() {
@@ -299,19 +226,19 @@ public final class Scheduler implements BatchReconciler {
         for (AssumedPods.Assumed a : assumed.prune(this::pod, clock.instant())) {
             LOG.info("{}: binding of {} to {} not seen within the timeout; deciding again", actor, a.key(), a.node());
             volumeWaits.forget(a.key());
-            dirtyPods.add(a.key());
+            cache.podChanged(a.key());
             queue.add(a.key());
         }
     }
 
     @Override
     public void process(List<String> keys) {
-        long generation = clusterGeneration.get();
+        long generation = parked.generation();
         long volumeGeneration = volumeWaits.generation();
         Instant now = clock.instant();
         long t0 = System.nanoTime();
         assumed.prune(this::pod, now);
-        ClusterSnapshot snapshot = refresh();
+        ClusterSnapshot snapshot = cache.refresh();
         long t1 = System.nanoTime();
         long boundBefore = bound.get();
         long unschedulableBefore = unschedulable.get();
@@ -337,8 +264,7 @@ public final class Scheduler implements BatchReconciler {
                              long volumeGeneration, Instant now) {
         Optional<Pod> current = pod(key).filter(p -> SchedulerDecider.isPending(p, schedulerName));
         if (current.isEmpty()) {
-            parked.remove(key);
-            attempts.remove(key);
+            parked.forget(key);
             volumeWaits.forget(key);
             return;
         }
@@ -352,23 +278,18 @@ public final class Scheduler implements BatchReconciler {
             return; // our binding is on its way
         }
         long start = System.nanoTime();
-        PodInfo info = snapshots.info(pod);
+        PodInfo info = cache.info(pod);
         VolumeBinding.PodVolumes volumes = info.claims().isEmpty() ? null
                 : VolumeBinding.preFilter(pod.getMetadata().getNamespace(), info.claims(), view);
-        SchedulingAttempt attempt = SchedulingAttempt.of(decider, pod, info, snapshot, volumes, inputs, snapshots::info);
+        SchedulingAttempt attempt = SchedulingAttempt.of(decider, pod, info, snapshot, volumes, inputs, cache::info);
         Placement placement = attempt.placement();
         observer.decided(key, placement instanceof Placement.Bind, System.nanoTime() - start);
         if (placement instanceof Placement.Bind bind) {
             LOG.debug("{}: bind {} to {} (score {}, {} feasible node(s))", actor, key, bind.node(), bind.score(),
                     bind.feasible());
             assumed.assume(new AssumedPods.Assumed(key, uid, bind.node(), info, now));
-            snapshot.add(bind.node(), info);
-            Tracked previous = tracked.put(key, new Tracked(info, bind.node(), true));
-            if (previous != null) {
-                snapshot.remove(previous.node(), previous.info());
-            }
-            parked.remove(key);
-            attempts.remove(key);
+            cache.assume(key, bind.node(), info);
+            parked.forget(key);
             bound.incrementAndGet();
             if (volumes != null && !volumes.allBound()) {
                 VolumeWaits.Binding b = volumeWaits.bind(key, uid, bind.node(), pod.getMetadata().getNamespace(),
@@ -394,7 +315,8 @@ public final class Scheduler implements BatchReconciler {
             if (!info.claims().isEmpty()) {
                 volumeWaits.watch(key, pod.getMetadata().getNamespace(), info.claims());
             }
-            park(key, generation, info.claims().isEmpty() ? -1 : volumeGeneration);
+            boolean withClaims = !info.claims().isEmpty();
+            parked.park(key, generation, () -> withClaims && volumeWaits.generation() != volumeGeneration);
         }
     }
 
@@ -424,7 +346,7 @@ public final class Scheduler implements BatchReconciler {
                 LOG.warn("{}: sending the binding of {} failed: {}", actor, key, e.toString());
                 bindingsSent.remove(requestId);
                 assumed.forget(key, uid);
-                dirtyPods.add(key);
+                cache.podChanged(key);
                 queue.addRateLimited(key);
             } else {
                 queue.forget(key);
@@ -474,122 +396,11 @@ public final class Scheduler implements BatchReconciler {
         } else if (check instanceof VolumeBinding.Check.Failed failed) {
             volumeWaits.forget(key);
             assumed.forget(key, pod.getMetadata().getUid());
-            dirtyPods.add(key);
+            cache.podChanged(key);
             SchedulingEvents.failed(pod, new Placement.Unschedulable("Unschedulable", "running PreBind plugin "
                     + "\"VolumeBinding\": binding volumes: " + failed.message())).ifPresent(events::record);
             queue.addRateLimited(key);
         }
-    }
-
-    /**
-     * Waits for a cluster change; if one came since this cycle's snapshot (for a pod with claims, also a claim, volume
-     * or class change: {@code volumeGeneration} not -1), the pod is retried at once instead.
-     */
-    private void park(String key, long generation, long volumeGeneration) {
-        Instant now = clock.instant();
-        Parked p = new Parked(now, attempts.merge(key, 1, Integer::sum));
-        parked.put(key, p);
-        boolean changed = clusterGeneration.get() != generation
-                || (volumeGeneration != -1 && volumeWaits.generation() != volumeGeneration);
-        if (changed && parked.remove(key, p)) {
-            requeue(key, p, now);
-        }
-    }
-
-    /**
-     * Brings the worker's cache up to date with what changed since the last cycle: pods counted or taken off their
-     * nodes, node offers replaced, namespaces and workload selectors reread. Rebuilt from the whole view at the start
-     * and when a node is added or removed (rare); otherwise the cost is proportional to the changes.
-     */
-    private ClusterSnapshot refresh() {
-        if (cache != null) {
-            for (String name; (name = dirtyNodes.poll()) != null; ) {
-                Optional<Node> node = view.get(Kinds.NODE.kind(), null, name).map(c -> (Node) c.getObject());
-                if (node.isEmpty() || !cache.hasNode(name)) {
-                    nextStartNodeIndex = cache.nextStartNodeIndex();
-                    cache = null; // the node set changed
-                    break;
-                }
-                cache.update(snapshots.offer(node.get()));
-            }
-        }
-        if (cache == null) {
-            dirtyNodes.clear();
-            dirtyPods.clear();
-            metadataDirty = true;
-            int start = nextStartNodeIndex;
-            cache = build();
-            cache.startAt(start);
-        }
-        for (String key; (key = dirtyPods.poll()) != null; ) {
-            reconcile(key);
-        }
-        if (metadataDirty) {
-            metadataDirty = false;
-            SnapshotBuilder.readMetadata(cache.clearMetadata(), kind -> view.list(kind, null));
-        }
-        return cache;
-    }
-
-    /** Counts the pod under {@code key} as the view and this scheduler's assumptions say it should be counted now. */
-    private void reconcile(String key) {
-        Tracked have = tracked.get(key);
-        Tracked want = null;
-        Optional<Pod> pod = pod(key);
-        if (pod.isPresent() && AssumedPods.isBound(pod.get())) {
-            Pod p = pod.get();
-            if (!SchedulerDecider.isTerminal(p)) {
-                String node = p.getSpec().getNodeName();
-                // Our assumed binding confirmed, or a new status of a counted pod: nothing the cache counts changed, so
-                // keep what is counted (and the PreFilter counts built on it).
-                boolean confirmed = have != null && have.node().equals(node) && have.info().countsSameAs(p);
-                want = confirmed ? new Tracked(have.info(), node, false) : new Tracked(snapshots.info(p), node, false);
-            }
-        } else if (have != null && have.assumed() && pod.isPresent()
-                && assumed.isAssumed(key, pod.get().getMetadata().getUid())) {
-            want = have;
-        }
-        if (have != null && want != null && have.info() == want.info() && have.node().equals(want.node())) {
-            tracked.put(key, want);
-            return;
-        }
-        if (have != null) {
-            cache.remove(have.node(), have.info());
-            tracked.remove(key);
-        }
-        if (want != null) {
-            cache.add(want.node(), want.info());
-            tracked.put(key, want);
-        }
-    }
-
-    /** The whole cluster from the view, plus this scheduler's bindings the view does not show yet. */
-    private ClusterSnapshot build() {
-        List<NodeState.Offer> nodes = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (ObjectChanged c : view.list(Kinds.NODE.kind(), null)) {
-            nodes.add(snapshots.offer((Node) c.getObject()));
-            names.add(c.getName());
-        }
-        snapshots.retainNodes(names);
-        ClusterSnapshot snapshot = new ClusterSnapshot(nodes);
-        tracked.clear();
-        for (ObjectChanged c : view.list(Kinds.POD.kind(), null)) {
-            Pod p = (Pod) c.getObject();
-            if (AssumedPods.isBound(p) && !SchedulerDecider.isTerminal(p)) {
-                PodInfo info = snapshots.info(p);
-                snapshot.add(p.getSpec().getNodeName(), info);
-                tracked.put(Keys.of(c.getKind(), c.getNamespace(), c.getName()),
-                        new Tracked(info, p.getSpec().getNodeName(), false));
-            }
-        }
-        for (AssumedPods.Assumed a : assumed.all()) {
-            if (!tracked.containsKey(a.key())) {
-                snapshot.add(a.node(), a.pod());
-                tracked.put(a.key(), new Tracked(a.pod(), a.node(), true));
-            }
-        }
-        return snapshot;
     }
 
     private Optional<Pod> pod(String key) {

@@ -1,11 +1,13 @@
 package io.eventplane.topology;
 
 import io.eventplane.client.CustomKindsFeed;
+import io.eventplane.client.pki.CommandCredentials;
 import io.eventplane.client.log.DeadLetter;
 import io.eventplane.core.Keys;
 import io.eventplane.core.ResourceVersions;
 import io.eventplane.core.decide.Decision;
 import io.eventplane.core.decide.ObjectDecider;
+import io.eventplane.core.decide.Rejection;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Command;
@@ -14,6 +16,9 @@ import io.eventplane.log.ObjectChanged;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -41,6 +46,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private final String eventsTopic;
     private final Serde<ObjectChanged> changes;
     private final Serde<Command> commands;
+    /** Checks each command's credential against its actor; null: commands are believed (no cluster secret). */
+    private final CommandAuthentication authentication;
     private KeyValueStore<String, byte[]> store;
     /** Objects decided a moment ago, decoded (the processor lives and dies with its task and its store). */
     private final DecodedObjects decoded = new DecodedObjects(DECODED_OBJECTS);
@@ -61,12 +68,14 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     static final int MAX_DEAD_LETTER_VALUE = 256 * 1024;
 
     /**
+     * @param authentication checks credentials, or null
      * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit, at once or
      *                at the next tick (at most one such commit per {@value #TICK_MS} ms); negative: never (commits only
      *                every commit.interval.ms)
      */
     WriterProcessor(ObjectDecider decider, int partitions, long freshMs, String eventsTopic,
-                    Serde<ObjectChanged> changes, Serde<Command> commands) {
+                    Serde<ObjectChanged> changes, Serde<Command> commands, CommandAuthentication authentication) {
+        this.authentication = authentication;
         this.eventsTopic = eventsTopic;
         this.changes = changes;
         this.commands = commands;
@@ -110,7 +119,14 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         String key = Keys.of(command.getKind(), command.getNamespace(), command.getName());
         Decision decision;
         byte[] bytes = null;
-        if (!key.equals(record.key())) {
+        Optional<Rejection> unauthenticated = authentication == null ? Optional.empty()
+                : authentication.refusal(command, record.headers());
+        if (unauthenticated.isPresent()) {
+            Rejection r = unauthenticated.get();
+            LOG.warn("{} {} by \"{}\" refused: {}", command.getVerb(), key,
+                    command.getEnvelope() == null ? "" : command.getEnvelope().getActor(), r.message());
+            decision = new Decision(Optional.empty(), rejected(command, r.code(), r.reason(), r.message()));
+        } else if (!key.equals(record.key())) {
             decision = new Decision(java.util.Optional.empty(), rejected(command, 500, "InternalError",
                     "record key \"" + record.key() + "\" does not match the command's object " + key));
             deadLetter(record, command, "KeyMismatch", decision.outcome());
@@ -149,7 +165,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
                 store.put(key, bytes);
                 decoded.written(key, bytes, decision.change().get());
             }
-            context.forward(record.withValue((Object) bytes), WriterTopology.EVENTS_SINK);
+            context.forward(new Record<>(record.key(), (Object) bytes, record.timestamp(),
+                    withoutCredential(record.headers())), WriterTopology.EVENTS_SINK);
         }
         CommandOutcome outcome = decision.outcome();
         context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),
@@ -190,6 +207,17 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         header(headers, DeadLetter.REQUEST_ID, command.getEnvelope().getRequestId());
         context.forward(new Record<>(record.key(), (Object) (value.length > MAX_DEAD_LETTER_VALUE ? null : value),
                 record.timestamp(), headers), WriterTopology.DEAD_LETTERS_SINK);
+    }
+
+    /** The record's headers but its credential: the event log is read by everyone, credentials by the writer only. */
+    private static Headers withoutCredential(Headers headers) {
+        RecordHeaders out = new RecordHeaders();
+        for (Header h : headers) {
+            if (!h.key().equals(CommandCredentials.HEADER)) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     private static void header(RecordHeaders headers, String name, String value) {

@@ -1,5 +1,6 @@
 package io.eventplane.topology;
 
+import io.eventplane.client.CommandSigning;
 import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.LogSerdes;
 import io.eventplane.client.TopicSetup;
@@ -84,7 +85,8 @@ public final class WriterService implements AutoCloseable {
         WriterTopology.Serdes3 serdes = new WriterTopology.Serdes3(LogSerdes.commands(config),
                 LogSerdes.changes(config), LogSerdes.outcomes(config));
         streams = new KafkaStreams(
-                WriterTopology.build(config.topics(), serdes, decider, config.partitions(), FRESH_MS), p);
+                WriterTopology.build(config.topics(), serdes, decider, config.partitions(), FRESH_MS,
+                        CommandSigning.secret()), p);
         streams.setGlobalStateRestoreListener(restores);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("writer stream thread failed; replacing it", e);

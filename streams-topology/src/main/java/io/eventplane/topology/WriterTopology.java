@@ -1,5 +1,6 @@
 package io.eventplane.topology;
 
+import io.eventplane.client.pki.CommandCredentials;
 import io.eventplane.core.decide.ObjectDecider;
 import io.eventplane.log.Command;
 import io.eventplane.log.CommandOutcome;
@@ -36,10 +37,20 @@ public final class WriterTopology {
 
     /** @param freshMs see {@link WriterProcessor#WriterProcessor}: commit at once for commands this fresh */
     public static Topology build(Topics topics, Serdes3 serdes, ObjectDecider decider, int partitions, long freshMs) {
+        return build(topics, serdes, decider, partitions, freshMs, null);
+    }
+
+    /**
+     * @param credentials the cluster's command credentials: a command is decided only when its credential covers its
+     *                    actor ({@link CommandAuthentication}); null: every command is believed
+     */
+    public static Topology build(Topics topics, Serdes3 serdes, ObjectDecider decider, int partitions, long freshMs,
+                                 CommandCredentials credentials) {
+        CommandAuthentication authentication = credentials == null ? null : new CommandAuthentication(credentials);
         Topology t = new Topology();
         t.addSource(SOURCE, Serdes.String().deserializer(), serdes.commands().deserializer(), topics.commands());
         t.addProcessor(PROCESSOR, () -> new WriterProcessor(decider, partitions, freshMs, topics.events(),
-                serdes.changes(), serdes.commands()), SOURCE);
+                serdes.changes(), serdes.commands(), authentication), SOURCE);
         // The store keeps each object's latest change as the bytes appended to the log (Confluent wire format): one
         // serialization serves the store, its changelog and the event log.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),

@@ -89,6 +89,11 @@ public final class ApiRouter {
         this.serverAddress = serverAddress;
     }
 
+    /** The authorization every request passes (impersonation asks it too). */
+    public Authorization authorization() {
+        return authorization;
+    }
+
     public ApiResponse handle(ApiRequest request) {
         java.util.Optional<Runnable> release = inFlight.acquire(request);
         if (release.isEmpty()) {

@@ -12,6 +12,7 @@ import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.api.ApiRequest;
 import io.eventplane.gateway.api.ApiResponse;
+import io.eventplane.gateway.auth.authz.Authorization;
 import io.eventplane.gateway.console.model.ClusterState;
 import io.eventplane.gateway.console.model.LiveState;
 import io.eventplane.gateway.console.model.ObjectRef;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * The web console under {@code /ui}: its files, and under {@code /ui/api/} the JSON its views read. Every view takes
  * {@code asOf} (an RFC 3339 time, an age such as {@code 15m}, or a resourceVersion) and then answers from the cluster
  * as it was; without it, from the live view. Requests come through the same HTTP controller as the Kubernetes API,
- * so whatever authenticates the API authenticates these.
+ * so whatever authenticates the API authenticates these; each view is authorized as the API reads it authorizes
+ * ({@link ConsoleAccess}).
  */
 public final class ConsoleRouter {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleRouter.class);
@@ -52,9 +54,17 @@ public final class ConsoleRouter {
     private final PastStates past;
     private final ChangeHistory history;
     private final LoadTestReports reports;
+    private final ConsoleAccess access;
     private volatile Instant logStart;
 
     public ConsoleRouter(EventplaneConfig config, ObjectView view, Clock clock, Path loadTestReports) {
+        this(config, view, clock, loadTestReports, null);
+    }
+
+    /** As above, each view shown only to users its reads are authorized for ({@link ConsoleAccess}). */
+    public ConsoleRouter(EventplaneConfig config, ObjectView view, Clock clock, Path loadTestReports,
+                         Authorization authorization) {
+        this.access = new ConsoleAccess(authorization);
         this.config = config;
         this.clock = clock;
         this.live = new LiveState(view, clock, feed::changed);
@@ -80,7 +90,9 @@ public final class ConsoleRouter {
             }
             String rest = path.substring("/ui/".length());
             if (rest.startsWith("api/")) {
-                return api(request, List.of(rest.substring("api/".length()).split("/")));
+                List<String> parts = List.of(rest.substring("api/".length()).split("/"));
+                access.check(request, parts);
+                return api(request, parts);
             }
             if (rest.isEmpty() || rest.equals("index.html")) {
                 live.start(); // build the rows while the browser loads the scripts

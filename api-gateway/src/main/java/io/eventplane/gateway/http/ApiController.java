@@ -85,11 +85,11 @@ public class ApiController {
         ApiRequest apiRequest = toApiRequest(request, body);
         ApiResponse answer;
         if (ConsoleRouter.owns(apiRequest.path())) {
-            answer = runtime.console().handle(apiRequest);
+            answer = console(request, apiRequest);
         } else if (PUBLIC_INFO.contains(firstSegment(apiRequest.path()))) {
             answer = runtime.router().handle(apiRequest);
         } else {
-            answer = authenticated(request, apiRequest);
+            answer = authenticated(request, ConsoleLogin.withCookieToken(apiRequest));
         }
         MutableHttpResponse<Object> response = HttpResponse.status(HttpStatus.valueOf(answer.status()));
         for (Entry<String, String> h : answer.headers()) {
@@ -123,6 +123,24 @@ public class ApiController {
         } catch (ApiException e) {
             return ApiResponse.status(e.status());
         }
+    }
+
+    /**
+     * The web console, for authenticated users only (its views check RBAC themselves): a browser without credentials
+     * gets the login form ({@link ConsoleLogin}).
+     */
+    private ApiResponse console(HttpRequest<?> request, ApiRequest apiRequest) {
+        if (ConsoleLogin.owns(apiRequest.path())) {
+            return ConsoleLogin.handle(runtime.authentication(), apiRequest, request.isSecure());
+        }
+        ApiRequest identified;
+        try {
+            identified = identified(runtime, request, ConsoleLogin.withCookieToken(apiRequest));
+        } catch (ApiException e) {
+            return e.status().code() == 401 && ConsoleLogin.isPage(apiRequest.path()) ? ConsoleLogin.page(401, null)
+                    : ApiResponse.status(e.status());
+        }
+        return runtime.console().handle(identified);
     }
 
     /**

@@ -128,9 +128,19 @@ public final class KafkaEventRecorder implements EventRecorder, AutoCloseable {
      */
     public static KafkaEventRecorder start(EventplaneConfig config, CommandSender sender, ObjectView view, String actor,
                                            Clock clock, EventOrigin origin) {
-        Outcomes outcomes = new Outcomes(config, actor + "-event-outcomes");
+        return start(config, sender, view, actor, Commands.Actor.of(actor), clock, origin);
+    }
+
+    /**
+     * As above, the Event commands stamped with {@code identity} (a service's Kubernetes identity).
+     *
+     * @param id the clients' id
+     */
+    public static KafkaEventRecorder start(EventplaneConfig config, CommandSender sender, ObjectView view, String id,
+                                           Commands.Actor identity, Clock clock, EventOrigin origin) {
+        Outcomes outcomes = new Outcomes(config, id + "-event-outcomes");
         KafkaEventStore store = new KafkaEventStore(sender, outcomes, view, VERDICT_TIMEOUT);
-        return new KafkaEventRecorder(store, new Commands(actor, clock), clock, origin, DEFAULT_CAPACITY,
+        return new KafkaEventRecorder(store, new Commands(identity, clock), clock, origin, DEFAULT_CAPACITY,
                 DEFAULT_IN_FLIGHT, () -> {
                     store.close();
                     outcomes.close();

@@ -53,6 +53,10 @@ public final class ObjectDecider {
         if (kind.isEmpty()) {
             return reject(command, Rejection.badRequest("unknown kind \"" + command.getKind() + "\""));
         }
+        Optional<Rejection> nodeRefusal = NodeRestriction.refusal(command, kind.get(), current);
+        if (nodeRefusal.isPresent()) {
+            return reject(command, nodeRefusal.get());
+        }
         try {
             return switch (command.getVerb()) {
                 case CREATE -> create(command, kind.get(), current, position);

@@ -221,27 +221,7 @@ final class PersistentVolumeRules implements KindRules<PersistentVolume> {
     }
 
     private static void requirement(String f, NodeSelectorRequirement r, List<StatusCause> causes) {
-        List<String> values = r.getValues() == null ? List.of() : r.getValues();
-        String op = r.getOperator() == null ? "" : r.getOperator();
-        switch (op) {
-            case "In", "NotIn" -> {
-                if (values.isEmpty()) {
-                    causes.add(Causes.required(f + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
-                }
-            }
-            case "Exists", "DoesNotExist" -> {
-                if (!values.isEmpty()) {
-                    causes.add(Causes.forbidden(f + ".values",
-                            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-                }
-            }
-            case "Gt", "Lt" -> {
-                if (values.size() != 1) {
-                    causes.add(Causes.required(f + ".values", "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-                }
-            }
-            default -> causes.add(Causes.invalid(f + ".operator", op, "not a valid selector operator"));
-        }
+        Workloads.operatorValues(f, r.getOperator(), r.getValues(), true, causes);
         Formats.qualifiedName(f + ".key", r.getKey() == null ? "" : r.getKey(), causes);
     }
 

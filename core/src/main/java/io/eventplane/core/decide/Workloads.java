@@ -108,22 +108,40 @@ final class Workloads {
             if (r.getKey() == null || r.getKey().isEmpty()) {
                 causes.add(Causes.required(f + ".key"));
             }
-            List<String> values = r.getValues() == null ? List.of() : r.getValues();
-            String op = r.getOperator() == null ? "" : r.getOperator();
-            switch (op) {
-                case "In", "NotIn" -> {
-                    if (values.isEmpty()) {
-                        causes.add(Causes.required(f + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
-                    }
+            operatorValues(f, r.getOperator(), r.getValues(), false, causes);
+        }
+    }
+
+    /**
+     * A selector requirement's operator and values, as Kubernetes checks label and node selector requirements: In and
+     * NotIn need values, Exists and DoesNotExist take none, and (node selectors only: {@code numeric}) Gt and Lt take
+     * exactly one.
+     */
+    static void operatorValues(String f, String operator, List<String> given, boolean numeric,
+                               List<StatusCause> causes) {
+        List<String> values = given == null ? List.of() : given;
+        String op = operator == null ? "" : operator;
+        switch (op) {
+            case "In", "NotIn" -> {
+                if (values.isEmpty()) {
+                    causes.add(Causes.required(f + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
                 }
-                case "Exists", "DoesNotExist" -> {
-                    if (!values.isEmpty()) {
-                        causes.add(Causes.forbidden(f + ".values",
-                                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-                    }
-                }
-                default -> causes.add(Causes.invalid(f + ".operator", op, "not a valid selector operator"));
             }
+            case "Exists", "DoesNotExist" -> {
+                if (!values.isEmpty()) {
+                    causes.add(Causes.forbidden(f + ".values",
+                            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+                }
+            }
+            case "Gt", "Lt" -> {
+                if (numeric && values.size() != 1) {
+                    causes.add(Causes.required(f + ".values",
+                            "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+                } else if (!numeric) {
+                    causes.add(Causes.invalid(f + ".operator", op, "not a valid selector operator"));
+                }
+            }
+            default -> causes.add(Causes.invalid(f + ".operator", op, "not a valid selector operator"));
         }
     }
 

@@ -18,13 +18,10 @@ import java.time.Clock;
  * @param tokenFile    kube-apiserver's {@code --token-auth-file} CSV, or null
  * @param anonymous    requests without credentials are {@code system:anonymous} (kube-apiserver's
  *                     {@code --anonymous-auth}); off by default here
- * @param impersonation who may impersonate whom
+ * @param impersonation who may impersonate whom; null: the gateway's authorization decides (RBAC's verb
+ *                      {@code impersonate}, as kube-apiserver asks it)
  */
 public record GatewaySecurity(ClusterPki pki, Path tokenFile, boolean anonymous, ImpersonationCheck impersonation) {
-
-    public GatewaySecurity {
-        impersonation = impersonation == null ? ImpersonationCheck.MASTERS_ONLY : impersonation;
-    }
 
     /** Plain HTTP; requests without credentials are {@code system:unsecured} (tests and {@code --insecure-http}). */
     public static GatewaySecurity insecure() {
@@ -58,7 +55,7 @@ public record GatewaySecurity(ClusterPki pki, Path tokenFile, boolean anonymous,
         return new Authentication(pki == null ? null : pki.ca(),
                 tokenFile == null ? TokenFile.empty() : TokenFile.read(tokenFile),
                 new ServiceAccountTokens(pki == null ? ephemeralKey() : pki.serviceAccountKey()), accounts,
-                unauthenticated, impersonation, clock);
+                unauthenticated, impersonation == null ? ImpersonationCheck.MASTERS_ONLY : impersonation, clock);
     }
 
     /** Without a cluster key (plain HTTP), tokens are signed by a key that lives as long as the gateway. */

@@ -5,7 +5,8 @@ import io.eventplane.gateway.auth.UserInfo;
 /**
  * Whether a user may impersonate: kube-apiserver asks its authorizer for the verb {@code impersonate} on
  * {@code users}, {@code groups}, {@code serviceaccounts} (namespaced), {@code uids} or {@code userextras/<key>}.
- * Authorization implements it; until then only {@code system:masters} may.
+ * The gateway asks its authorization ({@code Authorization#mayImpersonate}: RBAC, {@code system:masters} always);
+ * {@link #MASTERS_ONLY} is for gateways built without one.
  */
 @FunctionalInterface
 public interface ImpersonationCheck {

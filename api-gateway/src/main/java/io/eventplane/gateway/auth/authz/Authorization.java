@@ -62,6 +62,26 @@ public final class Authorization {
         return Decision.noOpinion(String.join(", ", reasons));
     }
 
+    /**
+     * Whether {@code requester} may impersonate, as kube-apiserver's impersonation filter asks its authorizer: the verb
+     * {@code impersonate} on {@code users}, {@code groups}, {@code serviceaccounts} (in the account's namespace), or in
+     * {@code authentication.k8s.io} on {@code uids} and {@code userextras/<key>}, named by the impersonated value.
+     */
+    public boolean mayImpersonate(UserInfo requester, String resource, String namespace, String name) {
+        String group = "";
+        String plural = resource;
+        String subresource = "";
+        if (resource.equals("uids")) {
+            group = "authentication.k8s.io";
+        } else if (resource.startsWith("userextras/")) {
+            group = "authentication.k8s.io";
+            plural = "userextras";
+            subresource = resource.substring("userextras/".length());
+        }
+        return decide(Attributes.resource(requester, "impersonate", group, plural, subresource, namespace, name))
+                .allowed();
+    }
+
     /** @throws ApiException Kubernetes' 403 when the request is not allowed */
     public void check(Attributes a) {
         Decision d = decide(a);

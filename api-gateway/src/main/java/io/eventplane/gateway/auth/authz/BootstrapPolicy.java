@@ -1,6 +1,8 @@
 package io.eventplane.gateway.auth.authz;
 
+import io.eventplane.model.LabelSelector;
 import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.rbac.AggregationRule;
 import io.eventplane.model.rbac.ClusterRole;
 import io.eventplane.model.rbac.ClusterRoleBinding;
 import io.eventplane.model.rbac.PolicyRule;
@@ -13,10 +15,12 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The ClusterRoles and ClusterRoleBindings kube-apiserver creates at startup (plugin/pkg/auth/authorizer/rbac/
- * bootstrappolicy), labelled {@code kubernetes.io/bootstrapping=rbac-defaults}. admin, edit and view are aggregated
- * roles in Kubernetes; aggregation is not implemented here, so they carry the aggregated rules themselves. Eventplane's
- * controllers run under one identity, so {@code system:kube-controller-manager} holds what Kubernetes spreads over the
- * per-controller {@code system:controller:*} roles.
+ * bootstrappolicy), labelled {@code kubernetes.io/bootstrapping=rbac-defaults}. admin, edit and view aggregate
+ * {@code system:aggregate-to-*} (and edit into admin, view into edit) as in Kubernetes, so a ClusterRole labelled
+ * {@code rbac.authorization.k8s.io/aggregate-to-edit} extends edit; they carry their aggregated rules from the start,
+ * for a cluster whose {@code clusterrole-aggregation} controller is not (yet) running. Eventplane's
+ * controllers write to Kafka as their own service accounts, not through the API, so no {@code system:controller:*}
+ * roles are bound to those; {@code system:kube-controller-manager} holds what they would need through the API.
  */
 public final class BootstrapPolicy {
     static final String RBAC = "rbac.authorization.k8s.io";
@@ -25,6 +29,7 @@ public final class BootstrapPolicy {
     private static final List<String> READ_WRITE = List.of("create", "delete", "deletecollection", "get", "list",
             "patch", "update", "watch");
     private static final Map<String, String> LABELS = Map.of("kubernetes.io/bootstrapping", "rbac-defaults");
+    private static final String AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-";
     private static final Map<String, String> ANNOTATIONS = Map.of("rbac.authorization.kubernetes.io/autoupdate", "true");
 
     private BootstrapPolicy() {
@@ -63,9 +68,19 @@ public final class BootstrapPolicy {
                 rule(READ, "metrics.k8s.io", "pods", "nodes"));
     }
 
-    /** What edit adds to view (system:aggregate-to-edit): writing workloads and their configuration, secrets. */
+    /**
+     * edit's rules as the aggregation controller makes them: system:aggregate-to-edit's, then view's (the roles its
+     * selector matches, by name).
+     */
     static List<PolicyRule> editRules() {
-        List<PolicyRule> out = new ArrayList<>(viewRules());
+        List<PolicyRule> out = new ArrayList<>(editOnlyRules());
+        out.addAll(viewRules());
+        return out;
+    }
+
+    /** What edit adds to view (system:aggregate-to-edit): writing workloads and their configuration, secrets. */
+    static List<PolicyRule> editOnlyRules() {
+        List<PolicyRule> out = new ArrayList<>();
         out.add(rule(List.of("impersonate"), "", "serviceaccounts"));
         out.add(rule(WRITE, "", "pods", "pods/attach", "pods/proxy", "pods/exec", "pods/portforward"));
         out.add(rule(List.of("create"), "", "pods/eviction"));
@@ -81,12 +96,17 @@ public final class BootstrapPolicy {
         return out;
     }
 
-    /** What admin adds to edit (system:aggregate-to-admin): granting within the namespace. */
+    /** admin's rules as aggregated: edit's, then system:aggregate-to-admin's. */
     static List<PolicyRule> adminRules() {
         List<PolicyRule> out = new ArrayList<>(editRules());
-        out.add(rule(List.of("create"), "authorization.k8s.io", "localsubjectaccessreviews"));
-        out.add(rule(READ_WRITE, RBAC, "rolebindings", "roles"));
+        out.addAll(adminOnlyRules());
         return out;
+    }
+
+    /** What admin adds to edit (system:aggregate-to-admin): granting within the namespace. */
+    static List<PolicyRule> adminOnlyRules() {
+        return List.of(rule(List.of("create"), "authorization.k8s.io", "localsubjectaccessreviews"),
+                rule(READ_WRITE, RBAC, "rolebindings", "roles"));
     }
 
     /** system:node (NodeRules): what a kubelet needs; the Node authorizer narrows it to the node's own objects. */
@@ -167,9 +187,12 @@ public final class BootstrapPolicy {
                         rule(List.of("create"), "authorization.k8s.io", "selfsubjectaccessreviews",
                                 "selfsubjectrulesreviews"),
                         rule(List.of("create"), "authentication.k8s.io", "selfsubjectreviews"))),
-                role("admin", adminRules()),
-                role("edit", editRules()),
-                role("view", viewRules()),
+                aggregating("admin", adminRules(), "admin", null),
+                aggregating("edit", editRules(), "edit", "admin"),
+                aggregating("view", viewRules(), "view", "edit"),
+                aggregated("system:aggregate-to-admin", adminOnlyRules(), "admin"),
+                aggregated("system:aggregate-to-edit", editOnlyRules(), "edit"),
+                aggregated("system:aggregate-to-view", viewRules(), "view"),
                 role("system:node", nodeRules()),
                 role("system:kube-scheduler", schedulerRules()),
                 role("system:kube-controller-manager", controllerManagerRules()));
@@ -199,6 +222,29 @@ public final class BootstrapPolicy {
 
     private static ClusterRole role(String name, List<PolicyRule> rules) {
         return ClusterRole.newBuilder().setMetadata(meta(name)).setRules(rules).build();
+    }
+
+    /**
+     * A role whose rules the {@code clusterrole-aggregation} controller keeps: those of the roles labelled
+     * {@code rbac.authorization.k8s.io/aggregate-to-<selects>}; it carries them from the start (the controller's
+     * result, so it has nothing to change), and is itself aggregated into {@code aggregatedInto} when given.
+     */
+    private static ClusterRole aggregating(String name, List<PolicyRule> rules, String selects, String aggregatedInto) {
+        ClusterRole r = aggregated(name, rules, aggregatedInto);
+        return ClusterRole.newBuilder(r).setAggregationRule(AggregationRule.newBuilder().setClusterRoleSelectors(List.of(
+                LabelSelector.newBuilder().setMatchLabels(Map.of(AGGREGATE_TO + selects, "true")).build())).build())
+                .build();
+    }
+
+    /** A role aggregated into {@code into} (labelled for it), or a plain one when null. */
+    private static ClusterRole aggregated(String name, List<PolicyRule> rules, String into) {
+        ObjectMeta meta = meta(name);
+        if (into != null) {
+            Map<String, String> labels = new java.util.TreeMap<>(LABELS);
+            labels.put(AGGREGATE_TO + into, "true");
+            meta = ObjectMeta.newBuilder(meta).setLabels(labels).build();
+        }
+        return ClusterRole.newBuilder().setMetadata(meta).setRules(rules).build();
     }
 
     private static ClusterRoleBinding binding(String role, Subject... subjects) {

@@ -31,6 +31,11 @@ import org.apache.avro.specific.SpecificRecord;
  * fold of the log for a moment in the past. Readers run concurrently and see each row whole.
  */
 public final class ClusterRows {
+    /** The kinds the workloads view shows. */
+    public static java.util.Set<String> workloadKinds() {
+        return WorkloadRows.KINDS;
+    }
+
     private final NavigableMap<String, PodRow> pods = new ConcurrentSkipListMap<>();
     private final NavigableMap<String, NodeRow> nodes = new ConcurrentSkipListMap<>();
     private final NavigableMap<String, WorkloadRow> workloads = new ConcurrentSkipListMap<>();

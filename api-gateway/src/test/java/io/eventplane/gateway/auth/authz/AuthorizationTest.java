@@ -201,4 +201,45 @@ class AuthorizationTest {
                         () -> a.checkWrite(NODE1, true, io.eventplane.core.kinds.Kinds.POD, "team", "static", elsewhere))
                         .status().message());
     }
+
+    @Test
+    @DisplayName("AUTHZ-IMPERSONATE: impersonation is RBAC's verb impersonate on users, groups, serviceaccounts, uids and userextras")
+    void impersonateVerb() {
+        io.eventplane.model.rbac.ClusterRole impersonator = io.eventplane.model.rbac.ClusterRole.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName("impersonator").build())
+                .setRules(List.of(
+                        PolicyRule.newBuilder().setVerbs(List.of("impersonate")).setApiGroups(List.of(""))
+                                .setResources(List.of("users")).setResourceNames(List.of("carol")).build(),
+                        PolicyRule.newBuilder().setVerbs(List.of("impersonate")).setApiGroups(List.of(""))
+                                .setResources(List.of("groups")).build(),
+                        PolicyRule.newBuilder().setVerbs(List.of("impersonate"))
+                                .setApiGroups(List.of("authentication.k8s.io"))
+                                .setResources(List.of("userextras/scopes", "uids")).build())).build();
+        io.eventplane.model.rbac.ClusterRoleBinding toAlice = io.eventplane.model.rbac.ClusterRoleBinding.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName("alice-impersonates").build())
+                .setRoleRef(RoleRef.newBuilder().setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole")
+                        .setName("impersonator").build())
+                .setSubjects(List.of(Subject.newBuilder().setKind("User").setName("alice")
+                        .setApiGroup("rbac.authorization.k8s.io").build())).build();
+        Authorization a = authorization(impersonator, toAlice, podReader(), binding("User", "alice"));
+        assertTrue(a.mayImpersonate(ALICE, "users", null, "carol"));
+        assertFalse(a.mayImpersonate(ALICE, "users", null, "dave"), "resourceNames limit whom");
+        assertTrue(a.mayImpersonate(ALICE, "groups", null, "devs"));
+        assertTrue(a.mayImpersonate(ALICE, "uids", null, "1234"));
+        assertTrue(a.mayImpersonate(ALICE, "userextras/scopes", null, "view"));
+        assertFalse(a.mayImpersonate(ALICE, "userextras/other", null, "x"));
+        assertFalse(a.mayImpersonate(ALICE, "serviceaccounts", "team", "builder"));
+        assertFalse(a.mayImpersonate(user("bob", "system:authenticated"), "users", null, "carol"));
+        assertTrue(a.mayImpersonate(user("root", "system:masters"), "users", null, "anyone"));
+        // the bootstrap edit role lets a namespace's editors act as its service accounts, and nowhere else
+        Authorization edit = authorization(io.eventplane.model.rbac.RoleBinding.newBuilder()
+                .setMetadata(ObjectMeta.newBuilder().setName("alice-edits").setNamespace("team").build())
+                .setRoleRef(RoleRef.newBuilder().setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole")
+                        .setName("edit").build())
+                .setSubjects(List.of(Subject.newBuilder().setKind("User").setName("alice")
+                        .setApiGroup("rbac.authorization.k8s.io").build())).build());
+        assertTrue(edit.mayImpersonate(ALICE, "serviceaccounts", "team", "builder"));
+        assertFalse(edit.mayImpersonate(ALICE, "serviceaccounts", "other", "builder"));
+        assertFalse(edit.mayImpersonate(ALICE, "users", null, "carol"));
+    }
 }
