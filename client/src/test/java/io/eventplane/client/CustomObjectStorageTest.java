@@ -65,7 +65,7 @@ class CustomObjectStorageTest {
     private static ObjectChanged change(Object object) {
         return ObjectChanged.newBuilder().setEnvelope(Envelope.newBuilder().setActor("test").setRequestId("r")
                         .setTime(java.time.Instant.EPOCH).build())
-                .setType(ChangeType.ADDED).setKind("Gizmo").setNamespace("default").setName("g").setUid("u")
+                .setType(ChangeType.CREATED).setKind("Gizmo").setNamespace("default").setName("g").setUid("u")
                 .setResourceVersion(8).setObject(object).build();
     }
 

@@ -3,12 +3,12 @@ package io.eventplane.core.customavro;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.SchemaCompatibility.Incompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
 
 /**
  * BACKWARD compatibility of a custom kind's version as the registry judges it: can a reader on the new schema read
- * every object written with the old one? Answers with the JSON path of the first field that breaks it.
+ * every object written with the old one? Answers with the JSON path of the first field that breaks it (Avro reports a
+ * union of records as a whole, so the field is found by walking both schemas down to it).
  */
 public final class CustomAvroCompatibility {
     private CustomAvroCompatibility() {
@@ -16,50 +16,41 @@ public final class CustomAvroCompatibility {
 
     /** What keeps {@code newer} from reading data written with {@code older}, naming the field; empty if nothing. */
     public static Optional<String> problem(Schema older, Schema newer) {
-        SchemaCompatibility.SchemaPairCompatibility result =
-                SchemaCompatibility.checkReaderWriterCompatibility(newer, older);
-        if (result.getType() == SchemaCompatibilityType.COMPATIBLE) {
+        if (compatible(newer, older)) {
             return Optional.empty();
         }
-        Incompatibility first = result.getResult().getIncompatibilities().get(0);
-        String field = fieldPath(newer, first.getLocation());
-        String why = switch (first.getType()) {
-            case READER_FIELD_MISSING_DEFAULT_VALUE -> "is required but objects already stored lack it";
-            case TYPE_MISMATCH, MISSING_UNION_BRANCH -> "changes type (stored objects have "
-                    + typeName(first.getWriterFragment()) + ", the new schema wants "
-                    + typeName(first.getReaderFragment()) + ")";
-            default -> first.getMessage();
-        };
-        return Optional.of((field.isEmpty() ? "the object" : field) + " " + why);
+        return Optional.of(explain(newer, older, ""));
     }
 
-    /** The JSON path in {@code schema} of an Avro compatibility location ("/fields/2/type/1/items"). */
-    static String fieldPath(Schema schema, String location) {
-        StringBuilder path = new StringBuilder();
-        Schema at = schema;
-        String[] steps = location.split("/");
-        for (int i = 1; i < steps.length; i++) {
-            String step = steps[i];
-            if (step.matches("\\d+") && at.getType() == Schema.Type.UNION) {
-                at = at.getTypes().get(Integer.parseInt(step));
-                continue;
+    private static boolean compatible(Schema reader, Schema writer) {
+        return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer).getType()
+                == SchemaCompatibilityType.COMPATIBLE;
+    }
+
+    private static String explain(Schema reader, Schema writer, String path) {
+        Schema r = nonNull(reader);
+        Schema w = nonNull(writer);
+        if (r.getType() == Schema.Type.RECORD && w.getType() == Schema.Type.RECORD) {
+            for (Schema.Field rf : r.getFields()) {
+                Schema.Field wf = w.getField(rf.name());
+                String at = (path.isEmpty() ? "" : path + ".") + CustomAvroSchemas.jsonName(rf);
+                if (wf == null && !rf.hasDefaultValue()) {
+                    return at + " is required but objects already stored lack it";
+                }
+                if (wf != null && !compatible(rf.schema(), wf.schema())) {
+                    return explain(rf.schema(), wf.schema(), at);
+                }
             }
-            at = nonNull(at);
-            if (step.equals("fields") && i + 1 < steps.length && at.getType() == Schema.Type.RECORD) {
-                Schema.Field f = at.getFields().get(Integer.parseInt(steps[++i]));
-                path.append(path.isEmpty() ? "" : ".").append(CustomAvroSchemas.jsonName(f));
-                at = f.schema();
-            } else if (step.equals("items") && at.getType() == Schema.Type.ARRAY) {
-                path.append("[*]");
-                at = at.getElementType();
-            } else if (step.equals("values") && at.getType() == Schema.Type.MAP) {
-                path.append("[*]");
-                at = at.getValueType();
-            } else if (!step.equals("type")) {
-                break;
-            }
+        } else if (r.getType() == Schema.Type.ARRAY && w.getType() == Schema.Type.ARRAY) {
+            return explain(r.getElementType(), w.getElementType(), path + "[*]");
+        } else if (r.getType() == Schema.Type.MAP && w.getType() == Schema.Type.MAP) {
+            return explain(r.getValueType(), w.getValueType(), path + "[*]");
+        } else if (r.getType() == w.getType() && reader.getType() != Schema.Type.UNION
+                && writer.getType() == Schema.Type.UNION) {
+            return (path.isEmpty() ? "the object" : path) + " becomes required (stored objects may lack it)";
         }
-        return path.toString();
+        return (path.isEmpty() ? "the object" : path) + " changes type (stored objects have " + typeName(w)
+                + ", the new schema wants " + typeName(r) + ")";
     }
 
     private static Schema nonNull(Schema s) {
@@ -67,7 +58,6 @@ public final class CustomAvroCompatibility {
     }
 
     private static String typeName(Schema s) {
-        Schema t = nonNull(s);
-        return CustomAvroSchemas.isJsonText(t) ? "JSON text" : t.getType().getName();
+        return CustomAvroSchemas.isJsonText(s) ? "JSON text" : s.getType().getName();
     }
 }
