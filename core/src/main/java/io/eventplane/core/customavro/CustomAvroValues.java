@@ -168,6 +168,11 @@ public final class CustomAvroValues {
         return new IllegalArgumentException(path + ": expected " + expected + ", got " + node);
     }
 
+    /** The node Jackson parses the number's text into (an int when it fits), so trees compare equal. */
+    private static JsonNode integral(long v) {
+        return v == (int) v ? NODES.numberNode((int) v) : NODES.numberNode(v);
+    }
+
     private static JsonNode toJson(Object datum, Schema s) throws IOException {
         if (s.getType() == Schema.Type.UNION) {
             return datum == null ? NODES.nullNode() : toJson(datum, s.getTypes().get(1));
@@ -175,11 +180,11 @@ public final class CustomAvroValues {
         return switch (s.getType()) {
             case STRING -> CustomAvroSchemas.isJsonText(s) ? MAPPER.readTree(datum.toString())
                     : NODES.textNode(datum.toString());
-            case LONG -> NODES.numberNode((Long) datum);
+            case LONG -> integral((Long) datum);
             // Kubernetes keeps numbers as float64 and writes an integral one without a fraction: so do we.
             case DOUBLE -> {
                 double d = (Double) datum;
-                yield d == Math.rint(d) && Math.abs(d) < 1e15 ? NODES.numberNode((long) d) : NODES.numberNode(d);
+                yield d == Math.rint(d) && Math.abs(d) < 1e15 ? integral((long) d) : NODES.numberNode(d);
             }
             case BOOLEAN -> NODES.booleanNode((Boolean) datum);
             case BYTES -> NODES.binaryNode(((ByteBuffer) datum).array());
