@@ -309,6 +309,7 @@ public final class CustomResourceDefinitionRules implements KindRules<CustomReso
                 causes.add(Causes.invalid("status.storedVersions[" + i + "]", stored.get(i), "must appear in spec.versions"));
             }
         }
+        causes.addAll(StorageSchemaEvolution.causes(old, updated));
         return causes;
     }
 
