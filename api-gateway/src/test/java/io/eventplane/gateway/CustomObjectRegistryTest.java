@@ -70,7 +70,7 @@ class CustomObjectRegistryTest {
 
     @Test
     @Order(1)
-    @DisplayName("CRD-15 creating a definition registers each served version's Avro schema under its subject; a custom "
+    @DisplayName("CRD-18 creating a definition registers each served version's Avro schema under its subject; a custom "
             + "object's stored bytes are the Confluent wire format with that subject's id and decode with its schema")
     void storedAsTypedAvro() throws Exception {
         assertEquals(201, f.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd(SPEC_PROPERTIES, null))
@@ -104,7 +104,7 @@ class CustomObjectRegistryTest {
 
     @Test
     @Order(2)
-    @DisplayName("CRD-14 a definition update whose storage schema is not backward compatible with the registered one "
+    @DisplayName("CRD-17 a definition update whose storage schema is not backward compatible with the registered one "
             + "is refused 422 naming the field; adding an optional field passes and registers a new schema version")
     void compatibleEvolution() {
         String rv = json(f.get(CRD_PATH)).path("metadata").path("resourceVersion").asText();

@@ -83,7 +83,7 @@ class CustomObjectStorageTest {
     }
 
     @Test
-    @DisplayName("CRD-13 a custom object is stored as typed Avro (wire format with the subject's schema id) and read "
+    @DisplayName("CRD-16 a custom object is stored as typed Avro (wire format with the subject's schema id) and read "
             + "back as the same JSON, preserve-unknown and int-or-string parts included")
     void typedRoundTrip() throws Exception {
         Serde<ObjectChanged> serde = LogSerdes.changes(CONFIG);
@@ -109,7 +109,7 @@ class CustomObjectStorageTest {
     }
 
     @Test
-    @DisplayName("CRD-13 records of JSON text (written before typed storage, or of an unknown kind) still read as "
+    @DisplayName("CRD-16 records of JSON text (written before typed storage, or of an unknown kind) still read as "
             + "they were")
     void jsonTextStillReads() {
         Serde<ObjectChanged> serde = LogSerdes.changes(CONFIG);

@@ -77,15 +77,15 @@ class CustomAvroSchemasTest {
                                 + "[\"null\",\"string\"],\"default\":null}]}]"));
     }
 
-    @ParameterizedTest(name = "CRD-12 {0}")
+    @ParameterizedTest(name = "CRD-15 {0}")
     @MethodSource("mappings")
-    @DisplayName("CRD-12 an OpenAPI v3 schema maps to Avro")
+    @DisplayName("CRD-15 an OpenAPI v3 schema maps to Avro")
     void mapsOpenApiToAvro(String what, String openApi, String avroField) {
         assertEquals(avroField, field("{'type':'object'," + openApi.substring(1), "f"), what);
     }
 
     @Test
-    @DisplayName("CRD-12 the root is a record named after the kind in a namespace of group and version; apiVersion, "
+    @DisplayName("CRD-15 the root is a record named after the kind in a namespace of group and version; apiVersion, "
             + "kind and metadata are not in it; fields are in name order and JSON names Avro cannot spell are kept")
     void rootRecord() {
         Schema root = avro("{'type':'object','properties':{'metadata':{'type':'object'},'kind':{'type':'string'},"
@@ -101,7 +101,7 @@ class CustomAvroSchemasTest {
     }
 
     @Test
-    @DisplayName("CRD-12 an object with properties and x-kubernetes-preserve-unknown-fields is a record plus its "
+    @DisplayName("CRD-15 an object with properties and x-kubernetes-preserve-unknown-fields is a record plus its "
             + "other fields as JSON text")
     void preserveUnknownWithProperties() {
         Schema root = avro("{'type':'object','x-kubernetes-preserve-unknown-fields':true,"
@@ -119,7 +119,7 @@ class CustomAvroSchemasTest {
             + "'status':{'type':'object','properties':{'replicas':{'type':'integer'}}}}}";
 
     @Test
-    @DisplayName("CRD-13 a custom object's body round-trips through its Avro schema: numbers, int-or-string, arrays, "
+    @DisplayName("CRD-16 a custom object's body round-trips through its Avro schema: numbers, int-or-string, arrays, "
             + "maps and preserve-unknown parts (any JSON) come back as they were, keys in name order")
     void roundTrip() {
         Schema schema = avro(CRONTAB);
@@ -140,7 +140,7 @@ class CustomAvroSchemasTest {
     }
 
     @Test
-    @DisplayName("CRD-13 a body that does not fit (a wrong type, a required field missing, an explicit null) is "
+    @DisplayName("CRD-16 a body that does not fit (a wrong type, a required field missing, an explicit null) is "
             + "refused by the encoder, naming the field, so the caller keeps JSON text")
     void misfitsAreRefused() {
         Schema schema = avro(CRONTAB);
@@ -155,7 +155,7 @@ class CustomAvroSchemasTest {
     }
 
     @Test
-    @DisplayName("CRD-14 evolution: adding optional fields is backward compatible; changing a field's type or adding "
+    @DisplayName("CRD-17 evolution: adding optional fields is backward compatible; changing a field's type or adding "
             + "a required field is not, and the problem names the field")
     void compatibility() {
         Schema v1 = avro(CRONTAB);
