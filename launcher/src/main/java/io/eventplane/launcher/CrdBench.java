@@ -59,7 +59,7 @@ final class CrdBench {
              CommandSender sender = new CommandSender(config, "crdbench")) {
             await(() -> writer.isReady() && view.isReady(), Duration.ofSeconds(120));
             sender.send(user.create(KubeJson.get().parseObject(CRD.getBytes(StandardCharsets.UTF_8),
-                    Kinds.CUSTOM_RESOURCE_DEFINITION, FieldValidation.STRICT, null)));
+                    Kinds.CUSTOM_RESOURCE_DEFINITION, FieldValidation.STRICT, null))).get(60, java.util.concurrent.TimeUnit.SECONDS);
             sender.flush();
             await(() -> CustomKinds.byKind("Widget").isPresent(), Duration.ofSeconds(60));
             KindInfo widget = CustomKinds.byKind("Widget").orElseThrow().info();
@@ -101,7 +101,7 @@ final class CrdBench {
         }
         Arrays.sort(nanos);
         out.printf("%s (n=%d): p50 %.1f ms, p90 %.1f ms, p99 %.1f ms%n", what, samples,
-                BenchCommand.pct(nanos, 50) / 1e6, BenchCommand.pct(nanos, 90) / 1e6, BenchCommand.pct(nanos, 99) / 1e6);
+                BenchCommand.pct(nanos, 50), BenchCommand.pct(nanos, 90), BenchCommand.pct(nanos, 99)); // pct is in ms
     }
 
     private static void list(PrintStream out, String what, ObjectView view, KindInfo kind, int n) {
@@ -118,7 +118,7 @@ final class CrdBench {
             nanos[r] = System.nanoTime() - t0;
         }
         Arrays.sort(nanos);
-        out.printf("%s, %,d items: p50 %.0f ms, max %.0f ms (5 runs)%n", what, size, BenchCommand.pct(nanos, 50) / 1e6,
+        out.printf("%s, %,d items: p50 %.0f ms, max %.0f ms (5 runs)%n", what, size, BenchCommand.pct(nanos, 50),
                 nanos[nanos.length - 1] / 1e6);
     }
 
