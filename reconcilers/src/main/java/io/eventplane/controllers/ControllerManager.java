@@ -17,6 +17,7 @@ import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
+import io.eventplane.controllers.rootcacertpublisher.RootCaCertPublisher;
 import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
@@ -130,7 +131,9 @@ public final class ControllerManager {
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
                     keyed(CsrSigningReconciler::fromEnvironment)),
             new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",
-                    "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)));
+                    "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)),
+            new Definition("root-ca-cert-publisher", "root-ca-cert-publisher", "root-ca-cert-publisher",
+                    keyed(RootCaCertPublisher::fromEnvironment)));
 
     private ControllerManager() {
     }
