@@ -20,6 +20,7 @@ import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
 import io.eventplane.gateway.auth.authn.Authentication;
 import io.eventplane.gateway.auth.authn.GatewaySecurity;
+import io.eventplane.gateway.auth.authn.ServiceAccountTokens;
 import io.eventplane.core.meta.ObjectAccess;
 import java.util.Optional;
 import io.eventplane.gateway.console.ConsoleRouter;
@@ -158,7 +159,12 @@ public final class GatewayServer implements AutoCloseable {
                 Clock.systemUTC(), services, usage);
         host = bindHost;
         authentication = security.authentication(this::serviceAccountUid, Clock.systemUTC());
-        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress, authentication.serviceAccountTokens());
+        // Pods get projected ServiceAccount tokens only where the cluster signs them (its key, with TLS); plain-HTTP
+        // gateways (tests, --insecure-http) sign with a throwaway key and mount nothing, as before.
+        ServiceAccountTokens projectedTokens = security.signsServiceAccountTokens()
+                ? authentication.serviceAccountTokens() : null;
+        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress, authentication.serviceAccountTokens(),
+                projectedTokens != null);
         if (security.impersonation() == null) {
             authentication = authentication.withImpersonation(router.authorization()::mayImpersonate);
         }
@@ -167,7 +173,7 @@ public final class GatewayServer implements AutoCloseable {
                 .singletons(new GatewayRuntime(router, new ConsoleRouter(config, view, Clock.systemUTC(),
                         Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports")),
                         router.authorization()),
-                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps), authentication))
+                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps, projectedTokens), authentication))
                 .deduceEnvironment(false)
                 .banner(false)
                 .start();

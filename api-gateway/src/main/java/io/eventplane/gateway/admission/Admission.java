@@ -57,10 +57,20 @@ public final class Admission {
      */
     public Admission(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
                      Duration serviceAccountWait) {
+        this(view, clock, quotaStatus, serviceAccountWait, false);
+    }
+
+    /**
+     * As above; {@code mountServiceAccountTokens}: new pods get the projected {@code kube-api-access-*} token volume
+     * (where the API issues ServiceAccount tokens, i.e. holds the cluster's signing key).
+     */
+    public Admission(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
+                     Duration serviceAccountWait, boolean mountServiceAccountTokens) {
         this.lifecycle = new NamespaceLifecycle(view);
         LimitRanger limitRanger = new LimitRanger(view);
         PriorityAdmission priority = new PriorityAdmission(view);
-        this.mutating = List.of(limitRanger, new ServiceAccountAdmission(view, serviceAccountWait), priority,
+        this.mutating = List.of(limitRanger, new ServiceAccountAdmission(view, serviceAccountWait,
+                mountServiceAccountTokens, new java.security.SecureRandom()), priority,
                 new DefaultStorageClass(view), new DefaultIngressClass(view));
         this.validating = List.of(limitRanger, priority, new ResourceQuotaAdmission(view, clock, quotaStatus));
     }
