@@ -158,7 +158,22 @@ public final class GatewayServer implements AutoCloseable {
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
                 Clock.systemUTC(), services, usage);
         host = bindHost;
-        authentication = security.authentication(this::serviceAccountUid, Clock.systemUTC());
+        authentication = security.authentication(new Authentication.ServiceAccounts() {
+            @Override
+            public Optional<String> uid(String namespace, String name) {
+                return liveUid(Kinds.SERVICE_ACCOUNT.kind(), namespace, name);
+            }
+
+            @Override
+            public Optional<String> podUid(String namespace, String name) {
+                return liveUid(Kinds.POD.kind(), namespace, name);
+            }
+
+            @Override
+            public boolean checksPods() {
+                return true;
+            }
+        }, Clock.systemUTC());
         // Pods get projected ServiceAccount tokens only where the cluster signs them (its key, with TLS); plain-HTTP
         // gateways (tests, --insecure-http) sign with a throwaway key and mount nothing, as before.
         ServiceAccountTokens projectedTokens = security.signsServiceAccountTokens()
@@ -208,8 +223,8 @@ public final class GatewayServer implements AutoCloseable {
         upkeep.scheduleWithFixedDelay(pass, SERVICE_UPKEEP.toMillis(), SERVICE_UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private Optional<String> serviceAccountUid(String namespace, String name) {
-        return view.get(Keys.of(Kinds.SERVICE_ACCOUNT.kind(), namespace, name))
+    private Optional<String> liveUid(String kind, String namespace, String name) {
+        return view.get(Keys.of(kind, namespace, name))
                 .filter(c -> c.getObject() != null && c.getType() != io.eventplane.log.ChangeType.DELETED)
                 .map(c -> ObjectAccess.meta((org.apache.avro.specific.SpecificRecord) c.getObject()).getUid());
     }

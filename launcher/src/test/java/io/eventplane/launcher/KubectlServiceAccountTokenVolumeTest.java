@@ -60,7 +60,7 @@ class KubectlServiceAccountTokenVolumeTest {
 
     @Test
     @DisplayName("issue 23: a pod gets the kube-api-access volume, runs, and the token kubectl exec shows "
-            + "authenticates as system:serviceaccount:<ns>:<sa> bound to the pod")
+            + "authenticates as system:serviceaccount:<ns>:<sa> bound to the pod (401 once the pod is gone)")
     void projectedTokenAuthenticates() throws Exception {
         String ca = Files.readString(api.pki().directory().resolve("ca.crt"));
         String published = admin.until(o -> !o.isEmpty(), "get", "configmap", "kube-root-ca.crt", "-o",
@@ -99,6 +99,12 @@ class KubectlServiceAccountTokenVolumeTest {
                 strings(me.path("groups")));
         assertEquals(List.of("web"), strings(me.path("extra").path("authentication.kubernetes.io/pod-name")));
         assertEquals(List.of(podUid), strings(me.path("extra").path("authentication.kubernetes.io/pod-uid")));
+
+        // bound to the pod: once the pod is gone, its token is no longer believed
+        admin.run("delete", "pod", "web", "--grace-period=0", "--force");
+        admin.until(o -> o.contains("NotFound"), "get", "pod", "web");
+        assertEquals(401, api.http(Kubeconfig.Credential.token(token)).get("/api/v1/namespaces/default/pods")
+                .statusCode());
     }
 
     @Test
