@@ -125,6 +125,21 @@ class EvictionApiTest {
     }
 
     @Test
+    @DisplayName("POD-12.15 POD-17.12 an evicted pod on a node is terminated gracefully: its deletion waits its "
+            + "terminationGracePeriodSeconds (45 s)")
+    void gracefulEviction() {
+        String onNode = pod("graceful", "graceful").replace("\"spec\":{", "\"spec\":{\"nodeName\":\"node-1\","
+                + "\"terminationGracePeriodSeconds\":45,");
+        assertEquals(201, f.post(PODS, onNode).statusCode());
+        HttpResponse<String> r = f.post(PODS + "/graceful/eviction", eviction("graceful"));
+        assertEquals(201, r.statusCode(), r.body());
+        JsonNode meta = json(f.get(PODS + "/graceful")).path("metadata");
+        assertEquals(45, meta.path("deletionGracePeriodSeconds").asInt(), meta.toString());
+        java.time.Instant deadline = java.time.Instant.parse(meta.path("deletionTimestamp").asText());
+        assertTrue(deadline.isAfter(java.time.Instant.now().plusSeconds(30)), "deleted 45 s from now: " + deadline);
+    }
+
+    @Test
     @DisplayName("POD-17.14 an evicted pod gets DisruptionTarget=True, reason EvictionByEvictionAPI, before it is deleted")
     void disruptionTargetCondition() {
         assertEquals(201, f.post(PODS, held("marked", "marked")).statusCode());

@@ -88,4 +88,34 @@ class Fabric8ExecTest {
             }
         }
     }
+
+    @Test
+    @DisplayName("a refused stream is an HTTP error before the WebSocket handshake, as kube-apiserver answers it")
+    void refusalsBeforeTheHandshake() throws Exception {
+        try (KubernetesClient client = client()) {
+            runningPod(client, "fab-refusals");
+        }
+        String pods = f.url().replaceFirst("^http", "ws") + "/api/v1/namespaces/default/pods/";
+        assertEquals(404, handshakeStatus(pods + "nope/exec?command=ls", "v5.channel.k8s.io"));
+        assertEquals(400, handshakeStatus(pods + "fab-refusals/exec?container=nope&command=ls", "v5.channel.k8s.io"));
+        assertEquals(400, handshakeStatus(pods + "fab-refusals/exec?container=app", "v5.channel.k8s.io"));
+        assertEquals(404, handshakeStatus(pods + "nope/portforward?ports=80", "v4.channel.k8s.io"));
+        assertEquals(101, handshakeStatus(pods + "fab-refusals/portforward?ports=80", "v4.channel.k8s.io"));
+    }
+
+    /** The status the WebSocket handshake ends with (101 when it upgrades). */
+    private static int handshakeStatus(String uri, String subprotocol) throws Exception {
+        try {
+            java.net.http.WebSocket socket = f.http.newWebSocketBuilder().subprotocols(subprotocol)
+                    .buildAsync(URI.create(uri), new java.net.http.WebSocket.Listener() {
+                    }).get(20, TimeUnit.SECONDS);
+            socket.abort();
+            return 101;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof java.net.http.WebSocketHandshakeException refused) {
+                return refused.getResponse().statusCode();
+            }
+            throw e;
+        }
+    }
 }

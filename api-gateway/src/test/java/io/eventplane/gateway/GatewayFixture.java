@@ -37,10 +37,21 @@ final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
     static final ObjectMapper JSON = new ObjectMapper();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
+    /** The controllers this fixture runs ({@link #CONTROLLERS} unless a test class needs more). */
+    private final String controllerNames;
     EventplaneConfig config;
     WriterGroup writer;
     GatewayServer gateway;
     ControllerRuntime controllers;
+
+    GatewayFixture() {
+        this(CONTROLLERS);
+    }
+
+    /** A fixture running {@code controllerNames} (comma-separated, as EVENTPLANE_CONTROLLERS names them). */
+    GatewayFixture(String controllerNames) {
+        this.controllerNames = controllerNames;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
@@ -62,7 +73,7 @@ final class GatewayFixture implements BeforeAllCallback, AfterAllCallback {
         awaitTrue("the writer runs", writer::isReady, Duration.ofSeconds(60));
         gateway = GatewayServer.start(config, 0, "127.0.0.1");
         awaitTrue("the gateway is ready", gateway::isReady, Duration.ofSeconds(60));
-        controllers = ControllerManager.start(config, Clock.systemUTC(), CONTROLLERS, false);
+        controllers = ControllerManager.start(config, Clock.systemUTC(), controllerNames, false);
         awaitTrue("the controllers are ready", controllers::isReady, Duration.ofSeconds(60));
     }
 

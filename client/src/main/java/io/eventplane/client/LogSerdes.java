@@ -5,7 +5,10 @@ import io.eventplane.log.CommandOutcome;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.schemas.serde.AvroSerde;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 
 /** Value serdes of the log's records (Confluent wire format, schemas in the registry). */
 public final class LogSerdes {
@@ -16,8 +19,17 @@ public final class LogSerdes {
         return serde(config, Command.class);
     }
 
+    /** Changes, with custom objects typed on the log ({@link CustomObjectStorage}). */
     public static Serde<ObjectChanged> changes(EventplaneConfig config) {
-        return serde(config, ObjectChanged.class);
+        Serde<ObjectChanged> plain = serde(config, ObjectChanged.class);
+        CustomObjectStorage storage = CustomObjectStorage.forRegistry(config.registryUrl());
+        Serializer<ObjectChanged> serializer = (topic, change) -> plain.serializer()
+                .serialize(topic, change == null ? null : storage.stored(change));
+        Deserializer<ObjectChanged> deserializer = (topic, bytes) -> {
+            ObjectChanged change = plain.deserializer().deserialize(topic, bytes);
+            return change == null ? null : storage.read(change);
+        };
+        return Serdes.serdeFrom(serializer, deserializer);
     }
 
     public static Serde<CommandOutcome> outcomes(EventplaneConfig config) {

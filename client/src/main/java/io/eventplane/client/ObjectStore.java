@@ -38,8 +38,20 @@ public final class ObjectStore implements ClusterView {
 
     /** A secondary index: for one kind, the keys of objects by the value a function extracts (null: not indexed). */
     private record Index(String kind, Function<ObjectChanged, String> value, Map<String, NavigableSet<String>> keys) {
-        void remove(String key, ObjectChanged old) {
-            String v = old == null ? null : value.apply(old);
+        /** Moves the key from the previous change's value to the new one's; most changes (status) keep the value. */
+        void update(String key, ObjectChanged previous, ObjectChanged now) {
+            String was = previous == null ? null : value.apply(previous);
+            String is = now == null ? null : value.apply(now);
+            if (was != null && was.equals(is)) {
+                return;
+            }
+            remove(key, was);
+            if (is != null) {
+                keys.computeIfAbsent(is, x -> new ConcurrentSkipListSet<>()).add(key);
+            }
+        }
+
+        private void remove(String key, String v) {
             if (v != null) {
                 NavigableSet<String> set = keys.get(v);
                 if (set != null) {
@@ -48,13 +60,6 @@ public final class ObjectStore implements ClusterView {
                         keys.remove(v);
                     }
                 }
-            }
-        }
-
-        void add(String key, ObjectChanged now) {
-            String v = value.apply(now);
-            if (v != null) {
-                keys.computeIfAbsent(v, x -> new ConcurrentSkipListSet<>()).add(key);
             }
         }
     }
@@ -71,10 +76,7 @@ public final class ObjectStore implements ClusterView {
         }
         for (Index index : indexes.values()) {
             if (index.kind().equals(change.getKind())) {
-                index.remove(key, previous);
-                if (!deleted) {
-                    index.add(key, change);
-                }
+                index.update(key, previous, deleted ? null : change);
             }
         }
         return previous;
@@ -85,7 +87,7 @@ public final class ObjectStore implements ClusterView {
         if (!indexes.containsKey(name)) {
             Index index = new Index(kind, value, new ConcurrentHashMap<>());
             for (ObjectChanged c : list(kind, null)) { // a store shared by several services may be filled already
-                index.add(Keys.of(c.getKind(), c.getNamespace(), c.getName()), c);
+                index.update(Keys.of(c.getKind(), c.getNamespace(), c.getName()), null, c);
             }
             indexes.put(name, index);
         }

@@ -56,8 +56,21 @@ public final class ObjectView implements ClusterView, AutoCloseable {
     private final String clientId;
     /** How many recent changes are kept for resuming watches; a shared view keeps what its most demanding user asks. */
     private volatile int retained;
+    /**
+     * Past {@link #MIN_RETAINED} changes, a change is kept only this long ({@code EVENTPLANE_WATCH_CACHE_SECONDS}, 75,
+     * kube-apiserver's watch cache's eventFreshDuration). Bounded by count alone, the 200,000 changes a gateway kept
+     * filled ~600 MB of a 1 GB heap in the soak; a watch resumed from an older resourceVersion is 410 Gone and its
+     * client lists again, as with Kubernetes.
+     */
+    static final long FRESH_NANOS = Duration.ofSeconds(Long.parseLong(
+            EventplaneConfig.setting("EVENTPLANE_WATCH_CACHE_SECONDS", "75"))).toNanos();
+    static final int MIN_RETAINED = 1000;
     private final ObjectStore store = new ObjectStore();
-    private final ArrayDeque<ObjectChanged> recent = new ArrayDeque<>();
+    private final ArrayDeque<Recent> recent = new ArrayDeque<>();
+
+    /** A retained change and when this view applied it. */
+    private record Recent(ObjectChanged change, long atNanos) {
+    }
     private final long[] positions;
     private final long[] evictedUpTo;
     /**
@@ -269,12 +282,14 @@ public final class ObjectView implements ClusterView, AutoCloseable {
             previous = store.apply(change);
             int p = ResourceVersions.partition(change.getResourceVersion(), positions.length);
             positions[p] = Math.max(positions[p], change.getResourceVersion());
-            recent.addLast(change);
+            long now = System.nanoTime();
+            recent.addLast(new Recent(change, now));
             if (positionAfterChange != null) {
                 positionAfterChange.put(change.getResourceVersion(), ResourceVersions.copy(positions));
             }
-            while (recent.size() > retained) {
-                ObjectChanged old = recent.removeFirst();
+            while (recent.size() > retained
+                    || (recent.size() > MIN_RETAINED && now - recent.peekFirst().atNanos() > FRESH_NANOS)) {
+                ObjectChanged old = recent.removeFirst().change();
                 int op = ResourceVersions.partition(old.getResourceVersion(), positions.length);
                 evictedUpTo[op] = Math.max(evictedUpTo[op], old.getResourceVersion());
                 if (positionAfterChange != null) {
@@ -408,7 +423,8 @@ public final class ObjectView implements ClusterView, AutoCloseable {
             Subscription s = new Subscription(buffer, () -> subscribers.remove(holder[0]));
             // A watch may start ahead of this view (a list served by another gateway): skip what it has seen.
             holder[0] = new Sub(s, filter, ResourceVersions.copy(from));
-            for (ObjectChanged c : recent) {
+            for (Recent r : recent) {
+                ObjectChanged c = r.change();
                 if (ResourceVersions.after(from, c.getResourceVersion()) && filter.test(c)) {
                     s.offer(WatchEvent.of(c));
                 }

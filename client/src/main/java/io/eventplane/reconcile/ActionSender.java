@@ -26,22 +26,36 @@ final class ActionSender {
         static final Verdict ACCEPTED = new Verdict(true, false, null, false);
     }
 
+    /** How long a quota reservation waits for the writer's verdict before the create is tried again later. */
+    private static final Duration RESERVATION_TIMEOUT = Duration.ofSeconds(30);
     private final String actor;
     private final Commands commands;
     private final Requests requests;
     private final EventRecorder events;
     private final Duration timeout;
+    private final CreateAdmission admission;
     final AtomicLong sent = new AtomicLong();
     final AtomicLong accepted = new AtomicLong();
     final AtomicLong rejected = new AtomicLong();
     final AtomicLong noVerdict = new AtomicLong();
 
-    ActionSender(String actor, Commands commands, Requests requests, EventRecorder events, Duration timeout) {
+    /** @param admission the chain creates of pods and claims go through before they are sent, or null for none */
+    ActionSender(String actor, Commands commands, Requests requests, EventRecorder events, Duration timeout,
+                 CreateAdmission admission) {
         this.actor = actor;
         this.commands = commands;
         this.requests = requests;
         this.events = events;
         this.timeout = timeout;
+        this.admission = admission;
+    }
+
+    /** The runtime's sender for a controller: its creates of pods and claims go through the admission chain. */
+    static ActionSender of(String actor, ControllerClients clients, Duration timeout) {
+        var chain = io.eventplane.client.admission.AdmissionChain.forControllers(clients.view(), clients.clock(),
+                new io.eventplane.client.admission.QuotaReservationWriter(clients.requests(), clients.clock(), RESERVATION_TIMEOUT));
+        return new ActionSender(actor, clients.commands(), clients.requests(), clients.recorder(), timeout,
+                new CreateAdmission(clients.view(), clients.commands(), chain));
     }
 
     /** Sends {@code action} (and what follows it, once accepted); completes with the first command's verdict. */
@@ -50,6 +64,29 @@ final class ActionSender {
             return send(then.first()).thenCompose(v -> !v.accepted() ? CompletableFuture.completedFuture(v)
                     : send(then.then()).thenApply(next -> v));
         }
+        if (admission != null && action instanceof Action.Create create && CreateAdmission.applies(create.object())) {
+            return admission.admit(create.object()).handle((result, error) -> {
+                if (error != null) {
+                    noVerdict.incrementAndGet();
+                    LOG.warn("{}: admitting {}: {}", actor, create.target(), error.toString());
+                    return CompletableFuture.completedFuture(new Verdict(false, false, null, true));
+                }
+                if (result == null) {
+                    return submit(action); // the writer refuses it with its own message
+                }
+                if (result.isRefused()) {
+                    rejected.incrementAndGet();
+                    return CompletableFuture.completedFuture(failed(action, result.refusal().code(),
+                            result.refusal().message()));
+                }
+                return submit(new Action.Create(result.object(), create.onAccepted(), create.failedReason()));
+            }).thenCompose(f -> f);
+        }
+        return submit(action);
+    }
+
+    /** Submits the action's command and waits for the writer's verdict. */
+    private CompletableFuture<Verdict> submit(Action action) {
         Command command = command(action);
         sent.incrementAndGet();
         return requests.submit(command, timeout).handle((result, error) -> {
@@ -73,16 +110,30 @@ final class ActionSender {
             rejected.incrementAndGet();
             String message = result.outcome().getMessage();
             LOG.debug("{}: {} {} {} rejected: {}", actor, command.getVerb(), command.getKind(), command.getName(), message);
-            if (action.failedReason() == null || code == 409) {
-                return new Verdict(false, false, null, false);
-            }
-            String text = (action instanceof Action.Delete ? "Error deleting: " : "Error creating: ") + message;
-            EventNotice notice = action.onAccepted();
-            if (notice != null) {
-                events.record(EventNotice.warning(notice.involvedObject(), action.failedReason(), text));
-            }
-            return new Verdict(false, true, text, false);
+            return failed(action, code, message);
         });
+    }
+
+    /**
+     * A refusal (the writer's, or admission's before anything was sent): a Warning with the action's failedReason and
+     * the message the next decision sees, as Kubernetes' controllers report an API error; a conflict is no failure.
+     */
+    private Verdict failed(Action action, int code, String message) {
+        if (action.failedReason() == null || code == 409) {
+            return new Verdict(false, false, null, false);
+        }
+        String text = (action instanceof Action.Delete ? "Error deleting: " : "Error creating: ") + message;
+        EventNotice notice = action.onAccepted();
+        if (notice != null) {
+            events.record(EventNotice.warning(notice.involvedObject(), action.failedReason(), text));
+        }
+        return new Verdict(false, true, text, false);
+    }
+
+    void close() {
+        if (admission != null) {
+            admission.close();
+        }
     }
 
     Command command(Action action) {

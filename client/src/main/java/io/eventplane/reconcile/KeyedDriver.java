@@ -46,7 +46,7 @@ final class KeyedDriver implements Driver {
         this.shell = shell;
         this.queue = new WorkQueue<>(shell.actor() + "-queue", options.baseDelay(), options.maxDelay());
         ControllerClients c = shell.clients();
-        this.sender = new ActionSender(shell.actor(), c.commands(), c.requests(), c.recorder(), options.verdictTimeout());
+        this.sender = ActionSender.of(shell.actor(), c, options.verdictTimeout());
         reconciler.index(c.view());
     }
 
@@ -173,6 +173,9 @@ final class KeyedDriver implements Driver {
     public void close() {
         if (queue != null) {
             queue.close();
+        }
+        if (sender != null) {
+            sender.close();
         }
     }
 }

@@ -40,7 +40,7 @@ final class PeriodicDriver implements Driver {
     public void init(Controller.Shell shell) {
         this.shell = shell;
         ControllerClients c = shell.clients();
-        this.sender = new ActionSender(shell.actor(), c.commands(), c.requests(), c.recorder(), BARRIER_TIMEOUT);
+        this.sender = ActionSender.of(shell.actor(), c, BARRIER_TIMEOUT);
         reconciler.index(c.view());
     }
 
@@ -125,6 +125,9 @@ final class PeriodicDriver implements Driver {
     @Override
     public void close() {
         closed = true;
+        if (sender != null) {
+            sender.close();
+        }
         synchronized (wake) {
             wake.notifyAll();
         }

@@ -101,6 +101,12 @@ final class ServiceProcesses implements AutoCloseable {
         return logs.resolve(name + ".log");
     }
 
+    /** The log of the process's latest start ({@code <name>-<n>.log} after a restart). */
+    Path latestLog(String name) {
+        int n = starts.getOrDefault(name, 1);
+        return logs.resolve(name + (n == 1 ? "" : "-" + n) + ".log");
+    }
+
     @Override
     public void close() {
         running.values().forEach(p -> {

@@ -4,6 +4,7 @@ import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.LogSerdes;
 import io.eventplane.client.log.LogReader;
 import io.eventplane.log.Command;
+import io.eventplane.log.CommandOutcome;
 import io.eventplane.nodesim.NodeFailure;
 import io.eventplane.schemas.Topics;
 import io.eventplane.testkit.FreePorts;
@@ -91,15 +92,28 @@ class SoakBenchmark {
         Path gcLogs = Files.createDirectories(data.resolveSibling(data.getFileName() + "-gc"));
         long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane",
                 Map.of("JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + gcLogs.resolve("gc-%p.log")),
-                "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "4").pid();
+                "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "4",
+                "--insecure-http").pid();
         Api api = new Api("http://127.0.0.1:" + port);
         api.awaitReady(Duration.ofMinutes(4));
         EventplaneConfig config = connection();
         Rollout rollout = new Rollout(20);
         api.post("/apis/apps/v1/namespaces/default/deployments", rollout.deployment());
+        rollout.awaitRolledOut(api);
+        // what an idle cluster writes before any churn (after it, the same is measured again: it should not have grown)
+        idlePhase(config, "before the churn", Duration.ofSeconds(10), Duration.ofSeconds(120));
+
+        // Leak or live set: class histograms (each after a full GC) of the cluster process and its registry child,
+        // at the start, then every sixth of the run, and once more after the idle phase
+        Path histograms = data.resolveSibling(data.getFileName() + "-histograms");
+        List<HeapHistograms> heaps = new ArrayList<>(List.of(new HeapHistograms("eventplane-up", pid, histograms)));
+        ProcessHandle.of(pid).stream().flatMap(ProcessHandle::descendants).findFirst()
+                .ifPresent(registry -> heaps.add(uncheckedHistograms("registry", registry.pid(), histograms)));
+        long histogramEvery = Math.max(20_000, Duration.ofMinutes(minutes).toMillis() / 6);
 
         List<Sample> samples = new ArrayList<>();
         long start = System.currentTimeMillis();
+        long nextHistogram = start;
         long end = start + Duration.ofMinutes(minutes).toMillis();
         long nextSample = start;
         long nextRollout = start + 60_000;
@@ -137,6 +151,11 @@ class SoakBenchmark {
                     samples.add(sample(pid, admin, now - start, up.log("up")));
                     nextSample = now + SAMPLE_EVERY.toMillis();
                 }
+                if (now >= nextHistogram) {
+                    heaps.forEach(h -> h.take(now - start));
+                    nextHistogram = now + histogramEvery;
+                    tick = System.nanoTime(); // the pace goes on from here, no burst to make up for the pause
+                }
                 tick += 1_000_000_000L / rate;
                 long sleep = tick - System.nanoTime();
                 if (sleep > 0) {
@@ -147,17 +166,29 @@ class SoakBenchmark {
                 send("PATCH", api.base + "/api/v1/nodes/" + failedNode, MERGE,
                         "{\"metadata\":{\"annotations\":{\"" + NodeFailure.ANNOTATION + "\":null}}}");
             }
+            long churnEnd = System.currentTimeMillis() - start;
+            heaps.forEach(h -> h.take(churnEnd));
             report(samples);
             Figures.report(CASE, "samples the broker did not answer in time", samples.stream()
                     .filter(x -> x.topicBytes().containsKey("(no answer)")).count() + " of " + samples.size());
             gcPauses(gcLogs.resolve("gc-" + pid + ".log"));
-            try {
-                idleWriters(config, Duration.ofSeconds(Math.max(60, minutes * 6)));
-            } catch (RuntimeException e) {
-                Figures.report(CASE, "idle phase", "the log could not be read: " + e);
-            }
+            idlePhase(config, "after the churn", Duration.ofSeconds(30), Duration.ofSeconds(Math.max(60, minutes * 6)));
+            long afterIdle = System.currentTimeMillis() - start;
+            heaps.forEach(h -> {
+                h.take(afterIdle);
+                h.report();
+            });
+            Figures.report(CASE, "histograms (one file each)", histograms);
             Figures.report(CASE, "churn", minutes + " min at " + rate + " creates/s, " + created + " pod creates, " + round
                     + " rollouts; answers by status (0: none within 30 s) " + new TreeMap<>(counts()));
+        }
+    }
+
+    private static HeapHistograms uncheckedHistograms(String process, long pid, Path dir) {
+        try {
+            return new HeapHistograms(process, pid, dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -286,32 +317,67 @@ class SoakBenchmark {
                 "%d, longest %.0f ms, total %.1f s", (long) t[0], t[1], t[2] / 1000)));
     }
 
-    /** With nobody using the cluster for {@code idle}: the commands still sent, by actor, verb and kind, per minute. */
-    static void idleWriters(EventplaneConfig config, Duration idle) throws Exception {
-        Thread.sleep(30_000); // the churn's last commands and the evictions settle
-        TopicPartition commands = new TopicPartition(config.topics().commands(), 0);
-        long from;
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            from = c.endOffsets(List.of(commands), Duration.ofMinutes(3)).get(commands);
+    /**
+     * With nobody using the cluster for {@code idle}: the commands still sent per minute by actor, verb and kind, each
+     * with the writer's verdict (changed: an event appended; no-op; rejected with its reason), and the event log's
+     * write rate (changes appended per minute), the figure an idle cluster should keep near its heartbeats.
+     */
+    static void idlePhase(EventplaneConfig config, String when, Duration settle, Duration idle)
+            throws InterruptedException {
+        try {
+            idleWriters(config, when, settle, idle);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            Figures.report(CASE, "idle phase " + when, "the log could not be read: " + e);
         }
+    }
+
+    static void idleWriters(EventplaneConfig config, String when, Duration settle, Duration idle) throws Exception {
+        Thread.sleep(settle.toMillis()); // the last commands (and after the churn, the evictions) settle
+        Map<Integer, Long> commandsFrom = endOffsets(config, config.topics().commands());
+        Map<Integer, Long> outcomesFrom = endOffsets(config, config.topics().outcomes());
         Thread.sleep(idle.toMillis());
-        Map<String, Integer> writers = new TreeMap<>();
+        Map<String, String> verbs = new HashMap<>();
         new LogReader<>(config, config.topics().commands(), LogSerdes.commands(config).deserializer())
-                .timeout(Duration.ofMinutes(5)).readFromOffsets(Map.of(0, from), r -> {
+                .timeout(Duration.ofMinutes(5)).readFromOffsets(commandsFrom, r -> {
                     Command cmd = r.value();
                     if (cmd != null) {
-                        writers.merge(cmd.getEnvelope().getActor() + " " + cmd.getVerb() + " " + cmd.getKind(), 1,
-                                Integer::sum);
+                        verbs.put(cmd.getEnvelope().getRequestId(), cmd.getVerb().toString());
+                    }
+                    return true;
+                });
+        Map<String, Integer> writers = new TreeMap<>();
+        int[] changed = new int[1];
+        new LogReader<>(config, config.topics().outcomes(), LogSerdes.outcomes(config).deserializer())
+                .timeout(Duration.ofMinutes(5)).readFromOffsets(outcomesFrom, r -> {
+                    CommandOutcome o = r.value();
+                    if (o != null && verbs.containsKey(o.getEnvelope().getRequestId())) {
+                        String verdict = !o.getAccepted() ? "rejected " + o.getCode() + " " + o.getReason()
+                                : o.getChanged() ? "changed" : "no-op";
+                        changed[0] += o.getAccepted() && o.getChanged() ? 1 : 0;
+                        writers.merge(o.getEnvelope().getActor() + " " + verbs.get(o.getEnvelope().getRequestId())
+                                + " " + o.getKind() + ": " + verdict, 1, Integer::sum);
                     }
                     return true;
                 });
         double minutes = idle.toMillis() / 60_000.0;
-        Figures.report(CASE, "idle " + idle.toSeconds() + " s: commands still sent", writers.values().stream()
-                .mapToInt(Integer::intValue).sum());
-        writers.forEach((w, n) -> Figures.report(CASE, "idle writer " + w,
+        Figures.report(CASE, "idle " + idle.toSeconds() + " s " + when + ": write rate", String.format(Locale.ROOT,
+                "%.1f commands/min, %.1f events appended/min", verbs.size() / minutes, changed[0] / minutes));
+        writers.forEach((w, n) -> Figures.report(CASE, "idle " + when + ": " + w,
                 String.format(Locale.ROOT, "%.1f / min", n / minutes)));
+    }
+
+    static Map<Integer, Long> endOffsets(EventplaneConfig config, String topic) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = c.partitionsFor(topic, Duration.ofMinutes(1)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            Map<Integer, Long> out = new TreeMap<>();
+            c.endOffsets(partitions, Duration.ofMinutes(3)).forEach((tp, end) -> out.put(tp.partition(), end));
+            return out;
+        }
     }
 
     EventplaneConfig connection() throws IOException {

@@ -70,7 +70,14 @@ final class LocalCluster implements AutoCloseable {
         Files.createDirectories(data.resolve("logs"));
         step("data directory " + data);
 
-        kafka = EmbeddedKafka.builder().logDir(data.resolve("kafka")).build().start();
+        // After a kill -9 the controller refuses the broker's new incarnation (DuplicateBrokerRegistration) until the
+        // old one's session expires, measured from the controller's own start: Kafka's 9 s session (meant for brokers
+        // across a network) added ~10 s to every restart. In one process a dead incarnation is certain; 4 s with a
+        // heartbeat every second still rides out a GC pause or a starved CPU.
+        kafka = EmbeddedKafka.builder().logDir(data.resolve("kafka"))
+                .brokerProperty("broker.session.timeout.ms", "4000")
+                .brokerProperty("broker.heartbeat.interval.ms", "1000")
+                .build().start();
         running.push(kafka);
         step("Kafka 4.3.1 broker (KRaft) ready at " + kafka.bootstrapServers() + ", cluster id " + kafka.clusterId());
 

@@ -11,6 +11,8 @@ import io.eventplane.client.EventplaneConfig;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.ViewWaiter;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.log.ChangeType;
+import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
 import io.eventplane.schemas.Topics;
@@ -25,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -97,9 +100,9 @@ class StaticPodsIntegrationTest {
     }
 
     @Test
-    @DisplayName("POD-18.1 POD-18.2 POD-18.3 a static manifest for node-1 becomes mirror pod web-node-1, bound to node-1 "
-            + "without a scheduler, owned by the Node, Running; deleted through the API it is recreated while its "
-            + "container runs on; a changed manifest replaces it")
+    @DisplayName("POD-18.1 POD-18.2 POD-18.3 POD-18.5 a static manifest for node-1 becomes mirror pod web-node-1, bound "
+            + "to node-1 without a scheduler, owned by the Node, Running; deleted through the API it is removed without "
+            + "a terminal phase and recreated while its container runs on; a changed manifest replaces it")
     void mirrorPods() throws IOException {
         Pod first = waiter.await(DEADLINE, () -> pod("web-node-1").filter(StaticPodsIntegrationTest::running),
                 () -> "mirror pod " + pod("web-node-1"));
@@ -113,12 +116,27 @@ class StaticPodsIntegrationTest {
         assertTrue(pod("web-node-2").isEmpty(), "the manifest is node-1's only");
         String containerID = first.getStatus().getContainerStatuses().get(0).getContainerID();
 
+        // every change of the first mirror pod from its deletion on: a static pod is not moved to a terminal phase first
+        List<ObjectChanged> afterDelete = new CopyOnWriteArrayList<>();
+        view.addListener(c -> {
+            if (c.getKind().equals(Kinds.POD.kind()) && c.getUid().equals(first.getMetadata().getUid())) {
+                afterDelete.add(c);
+            }
+        });
         sender.send(user.delete(Kinds.POD, "default", "web-node-1", 30L, first.getMetadata().getUid()));
         sender.flush();
         Pod second = waiter.await(DEADLINE, () -> pod("web-node-1")
                         .filter(p -> !p.getMetadata().getUid().equals(first.getMetadata().getUid()))
                         .filter(StaticPodsIntegrationTest::running),
                 () -> "recreated mirror pod " + pod("web-node-1"));
+        waiter.await(DEADLINE, () -> afterDelete.stream().filter(c -> c.getType() == ChangeType.DELETED).findAny(),
+                () -> "the first mirror pod's removal: " + afterDelete);
+        for (ObjectChanged c : afterDelete) {
+            String phase = ((Pod) c.getObject()).getStatus() == null ? null
+                    : ((Pod) c.getObject()).getStatus().getPhase();
+            assertTrue(!"Succeeded".equals(phase) && !"Failed".equals(phase),
+                    "a static pod is removed without a terminal phase: " + c.getType() + " " + phase);
+        }
         assertEquals(containerID, second.getStatus().getContainerStatuses().get(0).getContainerID(),
                 "the static pod's container kept running");
         assertEquals(0, second.getStatus().getContainerStatuses().get(0).getRestartCount());

@@ -12,6 +12,7 @@ import io.eventplane.controllers.deployment.DeploymentReconciler;
 import io.eventplane.controllers.disruption.DisruptionReconciler;
 import io.eventplane.controllers.endpoint.EndpointsReconciler;
 import io.eventplane.controllers.endpointslice.EndpointSliceReconciler;
+import io.eventplane.controllers.eventttl.EventTtlController;
 import io.eventplane.controllers.job.JobReconciler;
 import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
@@ -132,6 +133,9 @@ public final class ControllerManager {
                     keyed(CsrSigningReconciler::fromEnvironment)),
             new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",
                     "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)),
+            // kube-apiserver's --event-ttl (etcd leases there; a controller here, deleting through the writer)
+            new Definition("eventttl", "event-ttl-controller", "event-ttl-controller",
+                    periodic(EventTtlController::fromEnvironment)),
             new Definition("root-ca-cert-publisher", "root-ca-cert-publisher", "root-ca-cert-publisher",
                     keyed(RootCaCertPublisher::fromEnvironment)));
 

@@ -119,6 +119,8 @@ public final class SimulatedCluster {
     public final List<String> events = new ArrayList<>();
     /** Rejections of controller commands, as "reason: message". */
     public final List<String> rejections = new ArrayList<>();
+    /** When set ({@link #withAdmission}), controllers' creates of pods and claims go through the admission chain. */
+    private SimulatedAdmission admission;
     /** When positive, creates of pods beyond this count in the namespace are rejected (a quota). */
     public int podQuota = -1;
     /** The kubelet's scheduling of pods with claims. */
@@ -157,6 +159,15 @@ public final class SimulatedCluster {
             }
         });
         return d.outcome();
+    }
+
+    /**
+     * Controllers create pods and claims through the admission chain, as the runtime does (LimitRange, ServiceAccount,
+     * Priority, ResourceQuota with its reservation); off by default, as the writer alone decides.
+     */
+    public SimulatedCluster withAdmission() {
+        admission = new SimulatedAdmission(store, clock, this::submit);
+        return this;
     }
 
     /** Checked after every change the writer appends (spec §1.13: after every reconcile event on the log). */
@@ -303,7 +314,7 @@ public final class SimulatedCluster {
             return first;
         }
         if (a instanceof Action.Create x) {
-            return submit(system.create(x.object()));
+            return admission == null ? submit(system.create(x.object())) : admission.create(system, x.object(), this::submit);
         } else if (a instanceof Action.Update x) {
             return submit(system.update(x.object()));
         } else if (a instanceof Action.UpdateStatus x) {

@@ -63,6 +63,21 @@ class PodGcDeciderTest {
     }
 
     @Test
+    @DisplayName("POD-3.11 POD-17.15 the pods of a lost node: Pending and Running ones are marked Failed before they are "
+            + "deleted; a Succeeded one keeps its phase and is deleted as it is")
+    void lostNodeFailsNonTerminalPods() {
+        List<PodGcDecider.Removal> r = decider.decide(T0, List.of(pod("pending", "lost-node", "Pending", T0, false),
+                pod("running", "lost-node", "Running", T0, false), pod("done", "lost-node", "Succeeded", T0, false)),
+                List.of(node("n1", "True")), 12_500);
+        assertEquals(List.of("pending", "running", "done"), names(r));
+        for (PodGcDecider.Removal removal : r.subList(0, 2)) {
+            assertEquals("Failed", removal.failFirst().getStatus().getPhase(), removal.why());
+            assertEquals("DisruptionTarget", removal.failFirst().getStatus().getConditions().get(0).getType());
+        }
+        assertEquals(null, r.get(2).failFirst(), "a terminal pod is not marked again");
+    }
+
+    @Test
     @DisplayName("W-G3 POD-13.3 an unscheduled pod with deletionTimestamp is deleted by PodGC")
     void unscheduledTerminating() {
         List<PodGcDecider.Removal> r = decider.decide(T0, List.of(pod("u", null, "Pending", T0, true),

@@ -243,7 +243,8 @@ class PlacementRulesTest {
     }
 
     @Test
-    @DisplayName("required pod anti-affinity on hostname: one per node; the placed pods' own anti-affinity is honoured too (symmetry)")
+    @DisplayName("POD-16.20 required pod anti-affinity allows one matching pod per topology domain: one per node on "
+            + "hostname, one per zone on zone; the placed pods' own anti-affinity is honoured too (symmetry)")
     void requiredAntiAffinity() {
         ClusterSnapshot s = zones();
         Pod first = affinity(labelled("web-0", "default", Map.of("app", "web")), List.of(),

@@ -393,6 +393,33 @@ class TopologySpreadTest {
     }
 
     @Test
+    @DisplayName("POD-16.19 pods on a tainted node are still counted (nodeTaintsPolicy Ignore): zoneA's 2 pods on a "
+            + "tainted node keep zoneA out")
+    void taintedNodesCounted() {
+        List<Node> nodes = b4();
+        nodes.set(0, Node.newBuilder(nodes.get(0)).setSpec(io.eventplane.model.NodeSpec.newBuilder().setTaints(List.of(
+                Taint.newBuilder().setKey("dedicated").setValue("db").setEffect("NoSchedule").build())).build()).build());
+        ClusterSnapshot s = cluster(nodes, Map.of("node1", 2, "node3", 1));
+        // counted: zoneA 2, zoneB 1; node2 would make zoneA 3, a skew of 2
+        assertEquals(List.of("node3", "node4"), feasible(mypod(constraint("zone", 1, "DoNotSchedule")), s));
+    }
+
+    @Test
+    @DisplayName("POD-16.17 ScheduleAnyway: an empty node without the zone label is not favoured, it gets no spread "
+            + "score; the pod goes to the emptier zone")
+    void nodesWithoutKeyNotScored() {
+        List<Node> nodes = b4();
+        nodes.add(n("node5", null));
+        Pod pod = mypod(constraint("zone", 1, "ScheduleAnyway"));
+        for (long seed = 0; seed < 5; seed++) {
+            SchedulerDecider seeded = new SchedulerDecider(new SchedulerDecider.Profile(seed, 100, null));
+            String node = assertInstanceOf(Placement.Bind.class, seeded.decide(pod,
+                    cluster(nodes, Map.of("node1", 2, "node2", 2, "node3", 1)))).node();
+            assertTrue(List.of("node3", "node4").contains(node), node);
+        }
+    }
+
+    @Test
     @DisplayName("POD-16.21 matchLabelKeys narrows the selector to pods with the incoming pod's value")
     void matchLabelKeys() {
         ClusterSnapshot s = ClusterSnapshot.of(b4());

@@ -28,6 +28,9 @@ final class RestoreProgress implements StateRestoreListener {
 
     @Override
     public void onRestoreStart(TopicPartition partition, String store, long startingOffset, long endingOffset) {
+        if (endingOffset <= startingOffset) {
+            return; // nothing to restore (a new store, or one whose checkpoint is current): not worth a word
+        }
         long now = System.nanoTime();
         running.put(partition, new Restore(startingOffset, endingOffset, now, new long[1], new long[] {now}));
         LOG.info("writer: restoring store {} from {} offsets {}..{} ({} records at most)", store, partition,
@@ -52,7 +55,10 @@ final class RestoreProgress implements StateRestoreListener {
     @Override
     public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
         Restore r = running.remove(partition);
-        long ms = r == null ? -1 : (System.nanoTime() - r.startedNanos()) / 1_000_000;
+        if (r == null) {
+            return;
+        }
+        long ms = (System.nanoTime() - r.startedNanos()) / 1_000_000;
         LOG.info("writer: restored store {} from {}: {} records in {} ms", store, partition, totalRestored, ms);
     }
 

@@ -1,55 +1,25 @@
 package io.eventplane.gateway.admission;
 
 import io.eventplane.client.ClusterView;
-import io.eventplane.core.decide.KindRules;
-import io.eventplane.core.decide.RulesRegistry;
-import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.client.admission.AdmissionChain;
+import io.eventplane.client.admission.AdmissionRefusal;
+import io.eventplane.client.admission.AdmissionRequest;
+import io.eventplane.client.admission.AdmissionResult;
+import io.eventplane.client.admission.ResourceQuotaAdmission;
 import io.eventplane.gateway.wire.ApiException;
+import io.eventplane.gateway.wire.KubeStatus;
+import io.eventplane.gateway.wire.Statuses;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The API's admission chain, kube-apiserver's admission plugins that look at other objects (the writer decides each
- * object alone): first every mutating plugin in order, then the writer's own validation of the result (as Kubernetes
- * validates before its validating plugins), then every validating plugin in order. A plugin refuses by throwing an
- * {@link ApiException} with Kubernetes' Status, which the API answers; nothing is written then.
- *
- * <p>The object is defaulted by the writer's rules first, as Kubernetes defaults what it decodes. Order, as
- * kube-apiserver's: NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultStorageClass,
- * DefaultIngressClass, then ResourceQuota last, which reserves what it admits in the quota's status.
+ * The API's admission: the shared {@link AdmissionChain} (io.eventplane.client.admission, which the controller runtime
+ * runs too), its refusals answered as Kubernetes' Status by throwing an {@link ApiException}; nothing is written then.
  */
 public final class Admission {
-    /** What is being admitted. */
-    public enum Operation { CREATE, UPDATE, DELETE }
-
-    /**
-     * One admission request.
-     *
-     * @param name   the object's name, or its generateName before a name is drawn (what messages show)
-     * @param old    the stored object for an update, else null
-     * @param dryRun whether nothing is to be written (quota is checked, not reserved)
-     */
-    public record Request(Operation operation, KindInfo kind, String namespace, String name, SpecificRecord old,
-                          boolean dryRun) {
-    }
-
-    /** A plugin that may change the object; returns it, changed or not. */
-    interface Mutating {
-        SpecificRecord admit(Request request, SpecificRecord object);
-    }
-
-    /** A plugin that accepts the object as it is, or refuses it. */
-    interface Validating {
-        void validate(Request request, SpecificRecord object);
-    }
-
-    private static final RulesRegistry RULES = RulesRegistry.standard();
-    private final NamespaceLifecycle lifecycle;
-    private final List<Mutating> mutating;
-    private final List<Validating> validating;
+    private final AdmissionChain chain;
 
     /**
      * @param quotaStatus writes a quota's status at the resourceVersion it carries (the reservation)
@@ -66,13 +36,7 @@ public final class Admission {
      */
     public Admission(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
                      Duration serviceAccountWait, boolean mountServiceAccountTokens) {
-        this.lifecycle = new NamespaceLifecycle(view);
-        LimitRanger limitRanger = new LimitRanger(view);
-        PriorityAdmission priority = new PriorityAdmission(view);
-        this.mutating = List.of(limitRanger, new ServiceAccountAdmission(view, serviceAccountWait,
-                mountServiceAccountTokens, new java.security.SecureRandom()), priority,
-                new DefaultStorageClass(view), new DefaultIngressClass(view));
-        this.validating = List.of(limitRanger, priority, new ResourceQuotaAdmission(view, clock, quotaStatus));
+        this.chain = AdmissionChain.forApi(view, clock, quotaStatus, serviceAccountWait, mountServiceAccountTokens);
     }
 
     /**
@@ -80,42 +44,38 @@ public final class Admission {
      *
      * @param writerCheck the writer's validation of the mutated object (a dry-run decision); throws on a refusal
      */
-    public SpecificRecord create(Request request, SpecificRecord object, Consumer<SpecificRecord> writerCheck) {
-        lifecycle.validate(request, object);
-        SpecificRecord admitted = defaults(request, object);
-        for (Mutating m : mutating) {
-            admitted = m.admit(request, admitted);
-        }
-        writerCheck.accept(admitted);
-        for (Validating v : validating) {
-            v.validate(request, admitted);
-        }
-        return admitted;
+    public SpecificRecord create(AdmissionRequest request, SpecificRecord object, Consumer<SpecificRecord> writerCheck) {
+        return orThrow(chain.create(request, object, writerCheck));
     }
 
     /** Admits an update of {@code request.old()} to {@code object}. */
-    public SpecificRecord update(Request request, SpecificRecord object) {
-        SpecificRecord admitted = defaults(request, object);
-        for (Mutating m : mutating) {
-            admitted = m.admit(request, admitted);
-        }
-        for (Validating v : validating) {
-            v.validate(request, admitted);
-        }
-        return admitted;
-    }
-
-    /**
-     * The writer's defaulting first, as Kubernetes defaults a request's object when it decodes it: a container's
-     * requests default to its limits before LimitRanger looks for what is missing.
-     */
-    @SuppressWarnings("unchecked")
-    private static SpecificRecord defaults(Request request, SpecificRecord object) {
-        return ((KindRules<SpecificRecord>) RULES.rulesFor(request.kind())).defaults(object);
+    public SpecificRecord update(AdmissionRequest request, SpecificRecord object) {
+        return orThrow(chain.update(request, object));
     }
 
     /** Admits a delete (some namespaces may never be deleted). */
-    public void delete(Request request) {
-        lifecycle.validate(request, null);
+    public void delete(AdmissionRequest request) {
+        AdmissionRefusal refusal = chain.delete(request);
+        if (refusal != null) {
+            throw new ApiException(status(refusal));
+        }
+    }
+
+    private static SpecificRecord orThrow(AdmissionResult result) {
+        if (result.isRefused()) {
+            throw new ApiException(status(result.refusal()));
+        }
+        return result.object();
+    }
+
+    /** A refusal as the Status kube-apiserver answers it. */
+    static KubeStatus status(AdmissionRefusal r) {
+        return switch (r.code()) {
+            case 404 -> Statuses.notFound(r.kind(), r.name());
+            case 409 -> Statuses.conflict(r.kind(), r.name(), r.why());
+            default -> r.causes().isEmpty() ? Statuses.forbidden(r.kind(), r.name(), r.why())
+                    : Statuses.forbidden(r.kind(), r.name(), r.why(), r.causes().stream()
+                            .map(c -> new KubeStatus.Cause(c.reason(), c.message(), c.field())).toList());
+        };
     }
 }

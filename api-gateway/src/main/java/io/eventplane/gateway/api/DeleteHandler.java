@@ -3,6 +3,7 @@ package io.eventplane.gateway.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.eventplane.client.Requests;
 import io.eventplane.core.kinds.KindInfo;
+import io.eventplane.client.admission.AdmissionRequest;
 import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.select.Selection;
 import io.eventplane.gateway.wire.ApiException;
@@ -35,7 +36,7 @@ final class DeleteHandler {
 
     ApiResponse delete(ApiRequest request, ResourcePath path) {
         Options options = options(request);
-        admission.delete(new Admission.Request(Admission.Operation.DELETE, path.kind(), path.storedNamespace(),
+        admission.delete(new AdmissionRequest(AdmissionRequest.Operation.DELETE, path.kind(), path.storedNamespace(),
                 path.name(), null, DryRun.requested(request)));
         if (DryRun.requested(request)) {
             return ApiResponse.json(200, Json.encodeObject(path.kind(), ReadHandler.current(backend.view(), path)));
@@ -53,7 +54,7 @@ final class DeleteHandler {
         boolean dryRun = DryRun.requested(request);
         List<SpecificRecord> deleted = new ArrayList<>();
         for (ObjectChanged c : backend.view().snapshot(kind.kind(), selection.viewNamespace(), selection::matches).items()) {
-            admission.delete(new Admission.Request(Admission.Operation.DELETE, kind, c.getNamespace(), c.getName(), null,
+            admission.delete(new AdmissionRequest(AdmissionRequest.Operation.DELETE, kind, c.getNamespace(), c.getName(), null,
                     dryRun));
             if (dryRun) {
                 deleted.add((SpecificRecord) c.getObject());

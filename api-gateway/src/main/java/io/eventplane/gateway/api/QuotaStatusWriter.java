@@ -4,7 +4,7 @@ import io.eventplane.client.Commands;
 import io.eventplane.client.Requests;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.quota.QuotaUsage;
-import io.eventplane.gateway.admission.ResourceQuotaAdmission;
+import io.eventplane.client.admission.ResourceQuotaAdmission;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.model.ResourceQuota;

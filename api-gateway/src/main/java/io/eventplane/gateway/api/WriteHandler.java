@@ -7,6 +7,7 @@ import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.meta.NameSuffixes;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
+import io.eventplane.client.admission.AdmissionRequest;
 import io.eventplane.gateway.admission.Admission;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.Json;
@@ -214,7 +215,7 @@ final class WriteHandler {
      */
     SpecificRecord admitCreate(ApiRequest request, KindInfo kind, String namespace, String shownName,
                                SpecificRecord object) {
-        Admission.Request a = new Admission.Request(Admission.Operation.CREATE, kind, namespace, shownName, null,
+        AdmissionRequest a = new AdmissionRequest(AdmissionRequest.Operation.CREATE, kind, namespace, shownName, null,
                 DryRun.requested(request));
         return admission.create(a, object, admitted -> {
             try {
@@ -232,7 +233,7 @@ final class WriteHandler {
     /** The admission chain for an update of {@code current} (PriorityClass defaults, claim limits). */
     SpecificRecord admitUpdate(ApiRequest request, KindInfo kind, String namespace, String name,
                                SpecificRecord current, SpecificRecord object) {
-        return admission.update(new Admission.Request(Admission.Operation.UPDATE, kind, namespace, name, current,
+        return admission.update(new AdmissionRequest(AdmissionRequest.Operation.UPDATE, kind, namespace, name, current,
                 DryRun.requested(request)), object);
     }
 

@@ -14,8 +14,10 @@ import java.util.List;
 public final class Channels {
     public static final String V5 = "v5.channel.k8s.io";
     public static final String V4 = "v4.channel.k8s.io";
+    /** kubectl 1.31+'s port-forward: SPDY/3.1 frames tunnelled in binary messages (not the channel protocol). */
+    public static final String SPDY_PORT_FORWARD = "SPDY/3.1+portforward.k8s.io";
     /** The subprotocols served, most preferred first (the Micronaut handshake picks the client's first of these). */
-    public static final String SUBPROTOCOLS = V5 + "," + V4;
+    public static final String SUBPROTOCOLS = V5 + "," + V4 + "," + SPDY_PORT_FORWARD;
     public static final int STDIN = 0;
     public static final int STDOUT = 1;
     public static final int STDERR = 2;

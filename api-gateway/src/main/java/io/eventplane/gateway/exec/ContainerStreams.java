@@ -50,8 +50,21 @@ public final class ContainerStreams {
 
     public StreamSession open(String subresource, String namespace, String name, Map<String, List<String>> params,
                               StreamSink sink) {
+        return open(subresource, namespace, name, params, Channels.V5, sink);
+    }
+
+    /** A stream in {@code protocol}: the channel protocol, or SPDY for kubectl's port-forward. */
+    public StreamSession open(String subresource, String namespace, String name, Map<String, List<String>> params,
+                              String protocol, StreamSink sink) {
         try {
             Pod pod = pod(namespace, name).orElseThrow(() -> new ApiException(Statuses.notFound(Kinds.POD, name)));
+            if (Channels.SPDY_PORT_FORWARD.equals(protocol)) {
+                if (!"portforward".equals(subresource)) {
+                    throw new ApiException(Statuses.badRequest("SPDY is served for pods/portforward only"));
+                }
+                requireRunning(pod);
+                return new SpdyPortForwardSession(pod, sink);
+            }
             return switch (subresource) {
                 case "exec" -> exec(pod, params, sink);
                 case "attach" -> attach(pod, params, sink);
@@ -59,6 +72,10 @@ public final class ContainerStreams {
                 default -> throw new ApiException(Statuses.noSuchResource());
             };
         } catch (ApiException e) {
+            if (Channels.SPDY_PORT_FORWARD.equals(protocol)) {
+                sink.close(); // SPDY has no error channel; StreamRefusals answered before the handshake but for a race
+                return idle();
+            }
             return refuse(sink, e.status());
         } catch (IOException e) {
             sink.close();
@@ -66,14 +83,38 @@ public final class ContainerStreams {
         }
     }
 
+    /**
+     * Refuses, as kube-apiserver does before it upgrades the connection, a stream to a missing pod, an exec without
+     * a command, a container that is not there or not running, or a port-forward to a pod not running.
+     *
+     * @throws ApiException the refusal (404, 400, 500)
+     */
+    public void check(String subresource, String namespace, String name, Map<String, List<String>> params) {
+        Pod pod = pod(namespace, name).orElseThrow(() -> new ApiException(Statuses.notFound(Kinds.POD, name)));
+        switch (subresource) {
+            case "exec" -> {
+                requireCommand(params);
+                runningContainer(pod, params);
+            }
+            case "attach" -> runningContainer(pod, params);
+            case "portforward" -> requireRunning(pod);
+            default -> throw new ApiException(Statuses.noSuchResource());
+        }
+    }
+
     private StreamSession exec(Pod pod, Map<String, List<String>> params, StreamSink sink) {
+        List<String> command = requireCommand(params);
+        ContainerShape container = runningContainer(pod, params);
+        return new ShellSession(shell(pod, container), command, flag(params, "stdin"), flag(params, "tty"), sink,
+                threads);
+    }
+
+    private static List<String> requireCommand(Map<String, List<String>> params) {
         List<String> command = params.getOrDefault("command", List.of());
         if (command.isEmpty()) {
             throw new ApiException(Statuses.badRequest("you must specify at least 1 command"));
         }
-        ContainerShape container = runningContainer(pod, params);
-        return new ShellSession(shell(pod, container), command, flag(params, "stdin"), flag(params, "tty"), sink,
-                threads);
+        return command;
     }
 
     private StreamSession attach(Pod pod, Map<String, List<String>> params, StreamSink sink) {
@@ -107,10 +148,15 @@ public final class ContainerStreams {
         if (ports.isEmpty()) {
             throw new ApiException(Statuses.badRequest("at least 1 port must be specified"));
         }
+        requireRunning(pod);
+        return new PortForwardSession(pod, ports, sink);
+    }
+
+    /** Port-forwarding reaches a pod's network namespace, which only a running pod has. */
+    private static void requireRunning(Pod pod) {
         if (!"Running".equals(pod.getStatus() == null ? null : pod.getStatus().getPhase())) {
             throw new ApiException(Statuses.badRequest("pod " + pod.getMetadata().getName() + " is not running"));
         }
-        return new PortForwardSession(pod, ports, sink);
     }
 
     private Shell shell(Pod pod, ContainerShape container) {

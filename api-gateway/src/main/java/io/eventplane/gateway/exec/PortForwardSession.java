@@ -96,7 +96,8 @@ final class PortForwardSession implements StreamSession {
         return null;
     }
 
-    private static String refused(Pod pod, int port) {
+    /** The kubelet's message for a port nothing listens on. */
+    static String refused(Pod pod, int port) {
         return "error forwarding port " + port + " to pod " + pod.getMetadata().getUid()
                 + ", uid : failed to connect to localhost:" + port + " inside namespace: connection refused";
     }

@@ -91,6 +91,16 @@ public class ApiController {
         } else {
             answer = authenticated(request, ConsoleLogin.withCookieToken(apiRequest));
         }
+        MutableHttpResponse<Object> response = toHttp(answer);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} {} {} {}ms{}", request.getMethodName(), request.getUri(), answer.status(),
+                    (System.nanoTime() - started) / 1_000_000, answer.stream() != null ? " (watch streaming)" : "");
+        }
+        return response;
+    }
+
+    /** The HTTP response carrying {@code answer}: status, headers, body (a watch is written raw). */
+    static MutableHttpResponse<Object> toHttp(ApiResponse answer) {
         MutableHttpResponse<Object> response = HttpResponse.status(HttpStatus.valueOf(answer.status()));
         for (Entry<String, String> h : answer.headers()) {
             response.getHeaders().add(h.getKey(), h.getValue());
@@ -104,10 +114,6 @@ public class ApiController {
             response.body(answer.body());
         }
         response.contentType(answer.contentType());
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("{} {} {} {}ms{}", request.getMethodName(), request.getUri(), answer.status(),
-                    (System.nanoTime() - started) / 1_000_000, answer.stream() != null ? " (watch streaming)" : "");
-        }
         return response;
     }
 

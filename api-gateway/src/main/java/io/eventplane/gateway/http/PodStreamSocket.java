@@ -21,8 +21,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The WebSocket upgrade of pods/exec, pods/attach and pods/portforward (what kubectl and fabric8 use; SPDY is not
- * served), negotiating {@code v5.channel.k8s.io} or {@code v4.channel.k8s.io}; the streams themselves are
+ * The WebSocket upgrade of pods/exec, pods/attach and pods/portforward (what kubectl and fabric8 use), negotiating
+ * {@code v5.channel.k8s.io} or {@code v4.channel.k8s.io}, or for kubectl's port-forward
+ * {@code SPDY/3.1+portforward.k8s.io} (SPDY frames tunnelled in binary messages); the streams themselves are
  * {@link io.eventplane.gateway.exec.ContainerStreams}'. Runs on the event loop: nothing here blocks (sends are
  * queued in order, a close waits for the last of them).
  */
@@ -51,7 +52,8 @@ public class PodStreamSocket {
             // authenticated and authorized as every other request (kube-apiserver does so before the upgrade)
             runtime.router().authorizeStream(ApiController.identified(runtime, request,
                     ApiController.toApiRequest(request, new byte[0])));
-            stream = runtime.streams().open(subresource, namespace, name, params, sink);
+            stream = runtime.streams().open(subresource, namespace, name, params,
+                    session.getSubprotocol().orElse(Channels.V4), sink);
         } catch (ApiException e) {
             stream = ContainerStreams.refuse(sink, e.status());
         }

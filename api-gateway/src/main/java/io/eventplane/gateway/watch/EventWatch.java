@@ -82,16 +82,15 @@ final class EventWatch implements WatchStream {
             return null;
         }
         SpecificRecord object = (SpecificRecord) c.getObject();
+        if (options.tableVersion() == null) {
+            return WatchStreamer.line(type, options.kind(), object);
+        }
         ObjectNode e = Json.object();
         e.put("type", type);
-        if (options.tableVersion() != null) {
-            ObjectNode meta = Json.object();
-            meta.put("resourceVersion", Long.toString(c.getResourceVersion()));
-            e.set("object", TableRenderer.render(options.kind(), List.of(object), options.include(),
-                    options.tableVersion(), meta, options.clock().instant()));
-        } else {
-            e.set("object", Json.encodeObject(options.kind(), object));
-        }
+        ObjectNode meta = Json.object();
+        meta.put("resourceVersion", Long.toString(c.getResourceVersion()));
+        e.set("object", TableRenderer.render(options.kind(), List.of(object), options.include(),
+                options.tableVersion(), meta, options.clock().instant()));
         return WatchStreamer.line(e);
     }
 

@@ -1,10 +1,12 @@
 package io.eventplane.gateway.watch;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.client.GoneException;
 import io.eventplane.client.ObjectView;
 import io.eventplane.client.Subscription;
 import io.eventplane.core.ResourceVersions;
+import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.select.Selection;
 import io.eventplane.gateway.table.TableRenderer;
@@ -12,10 +14,14 @@ import io.eventplane.gateway.wire.Json;
 import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.gateway.wire.WatchStream;
 import io.eventplane.log.ObjectChanged;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,6 +131,22 @@ public final class WatchStreamer {
         System.arraycopy(json, 0, out, 0, json.length);
         out[json.length] = '\n';
         return out;
+    }
+
+    /** A watch event's line, its object written straight from the record (no JSON tree on this hot path). */
+    static byte[] line(String type, KindInfo kind, SpecificRecord object) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(2048);
+        try (JsonGenerator out = Json.MAPPER.getFactory().createGenerator(buffer)) {
+            out.writeStartObject();
+            out.writeStringField("type", type);
+            out.writeFieldName("object");
+            KubeJson.get().writeObject(kind, object, out);
+            out.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a watch event", e);
+        }
+        buffer.write('\n');
+        return buffer.toByteArray();
     }
 
     static byte[] line(String text) {

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.eventplane.client.ObjectStore;
+import io.eventplane.client.admission.AdmissionRequest;
+import io.eventplane.client.admission.ResourceQuotaAdmission;
 import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.kinds.KindInfo;
@@ -94,7 +96,7 @@ class AdmissionTest {
     private SpecificRecord create(SpecificRecord object) {
         KindInfo kind = Kinds.of(object);
         ObjectMeta meta = ObjectAccess.meta(object);
-        return admission.create(new Admission.Request(Admission.Operation.CREATE, kind,
+        return admission.create(new AdmissionRequest(AdmissionRequest.Operation.CREATE, kind,
                 kind.namespaced() ? meta.getNamespace() : "", meta.getName(), null, false), object, o -> { });
     }
 
@@ -115,11 +117,11 @@ class AdmissionTest {
                 + "terminated", refusal(pod("p", null, null)));
         ApiException e = assertThrows(ApiException.class, () -> create(pod("p", null, null)));
         assertEquals("NamespaceTerminating", e.status().details().causes().get(0).reason());
-        ApiException immortal = assertThrows(ApiException.class, () -> admission.delete(new Admission.Request(
-                Admission.Operation.DELETE, Kinds.NAMESPACE, "", "kube-system", null, false)));
+        ApiException immortal = assertThrows(ApiException.class, () -> admission.delete(new AdmissionRequest(
+                AdmissionRequest.Operation.DELETE, Kinds.NAMESPACE, "", "kube-system", null, false)));
         assertEquals("namespaces \"kube-system\" is forbidden: this namespace may not be deleted",
                 immortal.status().message());
-        admission.delete(new Admission.Request(Admission.Operation.DELETE, Kinds.NAMESPACE, "", "kube-node-lease", null,
+        admission.delete(new AdmissionRequest(AdmissionRequest.Operation.DELETE, Kinds.NAMESPACE, "", "kube-node-lease", null,
                 false));
     }
 
@@ -227,7 +229,7 @@ class AdmissionTest {
 
     private SpecificRecord update(SpecificRecord old, SpecificRecord object) {
         KindInfo kind = Kinds.of(object);
-        return admission.update(new Admission.Request(Admission.Operation.UPDATE, kind, "",
+        return admission.update(new AdmissionRequest(AdmissionRequest.Operation.UPDATE, kind, "",
                 ObjectAccess.meta(object).getName(), old, false), object);
     }
 
@@ -293,7 +295,7 @@ class AdmissionTest {
         conflicts = 2;
         create(pod("p", null, null));
         assertEquals(1, reservations.size(), "reserved once, after two conflicts");
-        admission.create(new Admission.Request(Admission.Operation.CREATE, Kinds.POD, "shop", "dry", null, true),
+        admission.create(new AdmissionRequest(AdmissionRequest.Operation.CREATE, Kinds.POD, "shop", "dry", null, true),
                 pod("dry", null, null), o -> { });
         assertEquals(1, reservations.size());
         conflicts = ResourceQuotaAdmission.RETRIES + 1;

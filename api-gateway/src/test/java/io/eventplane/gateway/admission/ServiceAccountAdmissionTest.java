@@ -5,22 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.ObjectStore;
+import io.eventplane.client.admission.AdmissionRequest;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.model.Container;
+import io.eventplane.model.Namespace;
 import io.eventplane.model.Pod;
 import io.eventplane.model.ServiceAccount;
 import io.eventplane.model.Volume;
 import io.eventplane.model.VolumeMount;
 import io.eventplane.model.VolumeProjection;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The ServiceAccount plugin's projected token volume, where the API issues ServiceAccount tokens. */
+/** The ServiceAccount plugin's projected token volume in the API's admission, where the API issues tokens. */
 class ServiceAccountAdmissionTest {
     private static final String PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
 
@@ -35,11 +37,12 @@ class ServiceAccountAdmissionTest {
     }
 
     private static Pod admit(boolean mountTokens, Pod pod) {
-        ObjectStore view = ObjectStore.of(List.of(account("default", null),
+        ObjectStore view = ObjectStore.of(List.of(AdmissionTest.parse(Namespace.class, "{apiVersion: v1, kind: "
+                + "Namespace, metadata: {name: shop}, status: {phase: Active}}"), account("default", null),
                 account("robot", "automountServiceAccountToken: false")));
-        ServiceAccountAdmission plugin = new ServiceAccountAdmission(view, Duration.ZERO, mountTokens, new Random(7));
-        return (Pod) plugin.admit(new Admission.Request(Admission.Operation.CREATE, Kinds.POD, "shop", "p", null,
-                false), pod);
+        Admission admission = new Admission(view, Clock.systemUTC(), q -> true, Duration.ZERO, mountTokens);
+        return (Pod) admission.create(new AdmissionRequest(AdmissionRequest.Operation.CREATE, Kinds.POD, "shop", "p",
+                null, false), pod, o -> { });
     }
 
     private static List<VolumeMount> mountsAt(Container c) {

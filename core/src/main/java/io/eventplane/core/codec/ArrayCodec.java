@@ -1,9 +1,11 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.NullNode;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -52,5 +54,18 @@ final class ArrayCodec extends SchemaCodec {
             out.add(item == null ? NullNode.getInstance() : items.encode(item));
         }
         return out;
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeStartArray();
+        for (Object item : (Collection<?>) value) {
+            if (item == null) {
+                out.writeNull();
+            } else {
+                items.write(item, out);
+            }
+        }
+        out.writeEndArray();
     }
 }

@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.io.IOException;
 
 /** An Avro boolean as a JSON boolean. */
 final class BooleanCodec extends SchemaCodec {
@@ -29,5 +31,10 @@ final class BooleanCodec extends SchemaCodec {
     @Override
     JsonNode encode(Object value) {
         return BooleanNode.valueOf((Boolean) value);
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeBoolean((Boolean) value);
     }
 }

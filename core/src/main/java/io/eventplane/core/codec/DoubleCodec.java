@@ -1,9 +1,11 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.FloatNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.io.IOException;
 
 /** An Avro double or float as a JSON number. */
 final class DoubleCodec extends SchemaCodec {
@@ -39,5 +41,14 @@ final class DoubleCodec extends SchemaCodec {
     @Override
     JsonNode encode(Object value) {
         return single ? FloatNode.valueOf((Float) value) : DoubleNode.valueOf((Double) value);
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        if (single) {
+            out.writeNumber((Float) value);
+        } else {
+            out.writeNumber((Double) value);
+        }
     }
 }

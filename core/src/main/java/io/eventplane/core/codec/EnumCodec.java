@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -57,5 +59,10 @@ final class EnumCodec extends SchemaCodec {
     @Override
     JsonNode encode(Object value) {
         return TextNode.valueOf(value instanceof Enum<?> e ? e.name() : value.toString());
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeString(value instanceof Enum<?> e ? e.name() : value.toString());
     }
 }

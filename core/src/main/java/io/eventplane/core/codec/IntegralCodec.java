@@ -1,9 +1,11 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.LongNode;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -82,5 +84,14 @@ final class IntegralCodec extends SchemaCodec {
     @Override
     JsonNode encode(Object value) {
         return encoder.apply(value);
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        if (boxed == Integer.class) {
+            out.writeNumber((Integer) value);
+        } else {
+            out.writeNumber((Long) value);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,7 @@ import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.kinds.VersionConversion;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.apiextensions.CustomObject;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +110,27 @@ public final class KubeJson {
         out.put("kind", served.kind());
         out.setAll(encode(served, object));
         return out;
+    }
+
+    /**
+     * Writes {@link #encodeObject(KindInfo, SpecificRecord)} to {@code out} (a generator made by an ObjectMapper): the
+     * same JSON, but a kind served as stored goes out field by field without a tree first (a watch event's object).
+     */
+    public void writeObject(KindInfo served, SpecificRecord object, JsonGenerator out) throws IOException {
+        if (!(object instanceof CustomObject) && Kinds.renames(served).isEmpty() && Kinds.conversion(served).isEmpty()) {
+            RecordCodec codec = codec(object.getClass());
+            // A record with its own apiVersion or kind field would override the envelope's in the tree: not here.
+            if (!codec.hasField("apiVersion") && !codec.hasField("kind")) {
+                KindInfo kind = Kinds.of(object);
+                out.writeStartObject();
+                out.writeStringField("apiVersion", kind.apiVersion());
+                out.writeStringField("kind", kind.kind());
+                codec.writeFields(object, out);
+                out.writeEndObject();
+                return;
+            }
+        }
+        out.writeTree(encodeObject(served, object));
     }
 
     /** {@link #encode} with {@code served}'s field names (a list item of an alias kind). */

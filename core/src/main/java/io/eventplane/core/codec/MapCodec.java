@@ -1,9 +1,11 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,5 +56,19 @@ final class MapCodec extends SchemaCodec {
             out.set(e.getKey().toString(), e.getValue() == null ? NullNode.getInstance() : values.encode(e.getValue()));
         }
         return out;
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+            out.writeFieldName(e.getKey().toString());
+            if (e.getValue() == null) {
+                out.writeNull();
+            } else {
+                values.write(e.getValue(), out);
+            }
+        }
+        out.writeEndObject();
     }
 }

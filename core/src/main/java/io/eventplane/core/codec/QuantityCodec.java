@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
 import java.math.BigDecimal;
 
 /** resource.Quantity: a string or a JSON number (as Kubernetes accepts), validated, kept as written. */
@@ -52,5 +54,10 @@ final class QuantityCodec extends SchemaCodec {
     @Override
     JsonNode encode(Object value) {
         return TextNode.valueOf(value.toString());
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeString(value.toString());
     }
 }

@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.util.Collection;
 import java.util.HashMap;
@@ -158,5 +160,29 @@ final class RecordCodec extends SchemaCodec {
             out.set(names[i], codecs[i].encode(v));
         }
         return out;
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        writeFields((IndexedRecord) value, out);
+        out.writeEndObject();
+    }
+
+    /** The fields of {@link #encode}, without the braces (a root object writes apiVersion and kind first). */
+    void writeFields(IndexedRecord record, JsonGenerator out) throws IOException {
+        for (int i = 0; i < names.length; i++) {
+            Object v = record.get(positions[i]);
+            if (v == null || (v instanceof Collection<?> c && c.isEmpty()) || (v instanceof Map<?, ?> m && m.isEmpty())) {
+                continue;
+            }
+            out.writeFieldName(names[i]);
+            codecs[i].write(v, out);
+        }
+    }
+
+    /** Whether the record has a field of this JSON name. */
+    boolean hasField(String jsonName) {
+        return byName.containsKey(jsonName);
     }
 }

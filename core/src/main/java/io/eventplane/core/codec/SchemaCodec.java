@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.io.IOException;
 
 /**
  * The JSON mapping of one Avro schema node, compiled once from the schema and then shared by every decode and encode.
@@ -27,6 +29,14 @@ abstract class SchemaCodec {
     abstract Object decode(JsonNode node, DecodeContext ctx);
 
     abstract JsonNode encode(Object value);
+
+    /**
+     * Writes exactly what {@link #encode} returns, to a generator made by an ObjectMapper. Codecs on the hot path
+     * (records, unions, arrays, maps, scalars) write straight to it: a watch event costs no JSON tree.
+     */
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeTree(encode(value));
+    }
 
     /** Whether JSON null is a value here (a union with null), rather than a type error. */
     boolean nullable() {

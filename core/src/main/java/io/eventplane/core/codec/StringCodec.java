@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
 
 /** An Avro string as a JSON string. */
 final class StringCodec extends SchemaCodec {
@@ -29,5 +31,10 @@ final class StringCodec extends SchemaCodec {
     @Override
     JsonNode encode(Object value) {
         return TextNode.valueOf(value.toString());
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeString(value.toString());
     }
 }

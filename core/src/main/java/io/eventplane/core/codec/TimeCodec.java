@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -49,5 +51,10 @@ final class TimeCodec extends SchemaCodec {
                 ? (micros ? Instant.EPOCH.plus(l, ChronoUnit.MICROS) : Instant.ofEpochMilli(l))
                 : (Instant) value;
         return TextNode.valueOf(micros ? KubeTime.formatMicroTime(t) : KubeTime.formatTime(t));
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        out.writeString(encode(value).textValue());
     }
 }

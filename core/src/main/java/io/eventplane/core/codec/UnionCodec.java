@@ -1,8 +1,10 @@
 package io.eventplane.core.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.NullNode;
+import java.io.IOException;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +84,25 @@ final class UnionCodec extends SchemaCodec {
         for (SchemaCodec b : branches) {
             if (b.writes(value)) {
                 return b.encode(value);
+            }
+        }
+        throw new IllegalArgumentException("value of " + value.getClass().getName() + " matches no branch of " + expected);
+    }
+
+    @Override
+    void write(Object value, JsonGenerator out) throws IOException {
+        if (value == null) {
+            out.writeNull();
+            return;
+        }
+        if (branches.size() == 1) {
+            branches.get(0).write(value, out);
+            return;
+        }
+        for (SchemaCodec b : branches) {
+            if (b.writes(value)) {
+                b.write(value, out);
+                return;
             }
         }
         throw new IllegalArgumentException("value of " + value.getClass().getName() + " matches no branch of " + expected);

@@ -82,17 +82,33 @@ final class CustomObjectRules implements KindRules<CustomObject> {
         if (schema != null) {
             CustomObjectSchema.validate(body, schema, "", causes);
         }
-        causes.addAll(CustomObjectRulesCel.validate(body, null, schema));
+        if (schema != null) {
+            causes.addAll(CustomObjectRulesCel.validate(body, root(object), schema));
+        }
         return causes;
+    }
+
+    /** On create, transition rules run only with optionalOldSelf (oldSelf is then none). */
+    @Override
+    public List<StatusCause> validateCreate(CustomObject object) {
+        JSONSchemaProps schema = kindOf(object).map(CustomObjectRules::schema).orElse(null);
+        return schema == null ? List.of() : CustomObjectRulesCel.transitions(body(object), null, root(object), schema);
+    }
+
+    private static CustomObjectRulesCel.Root root(CustomObject object) {
+        var meta = object.getMetadata();
+        return new CustomObjectRulesCel.Root(object.getApiVersion(), object.getKind(),
+                meta == null ? null : meta.getName(), meta == null ? null : meta.getGenerateName());
     }
 
     @Override
     public List<StatusCause> validateUpdate(CustomObject old, CustomObject updated) {
         Optional<CustomKind> kind = kindOf(updated);
-        if (kind.isEmpty()) {
+        JSONSchemaProps schema = kind.map(CustomObjectRules::schema).orElse(null);
+        if (schema == null) {
             return List.of();
         }
-        return CustomObjectRulesCel.transitions(body(updated), body(old), schema(kind.get()));
+        return CustomObjectRulesCel.transitions(body(updated), body(old), root(updated), schema);
     }
 
     @Override

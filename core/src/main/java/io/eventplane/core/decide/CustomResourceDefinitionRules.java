@@ -185,6 +185,7 @@ public final class CustomResourceDefinitionRules implements KindRules<CustomReso
                 causes.add(Causes.required(p + ".schema.openAPIV3Schema", "schemas are required"));
             } else {
                 StructuralSchemas.validate(v.getSchema$().getOpenAPIV3Schema(), p + ".schema.openAPIV3Schema", causes);
+                ValidationRuleChecks.check(v.getSchema$().getOpenAPIV3Schema(), p + ".schema.openAPIV3Schema", causes);
             }
             CustomResourceSubresourceScale scale = v.getSubresources() == null ? null : v.getSubresources().getScale();
             if (scale != null) {
@@ -308,6 +309,7 @@ public final class CustomResourceDefinitionRules implements KindRules<CustomReso
                 causes.add(Causes.invalid("status.storedVersions[" + i + "]", stored.get(i), "must appear in spec.versions"));
             }
         }
+        causes.addAll(StorageSchemaEvolution.causes(old, updated));
         return causes;
     }
 

@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * Kubernetes' pod validation that depends on the pod's operating system and user namespace, as kube-apiserver words
  * it: {@code spec.os.name} (POD-19.1) and the fields a windows or linux pod may not set, {@code hostUsers: false}
  * without host namespaces (POD-20.7), and {@code lifecycle.stopSignal}, which needs {@code spec.os.name} and a signal
- * of that OS (POD-12.7, POD-19.4; the ContainerStopSignals gate taken as on).
+ * of that OS (POD-12.7, POD-19.4; the ContainerStopSignals gate taken as on), and Windows HostProcess pods (POD-1.12).
  */
 final class PodOsValidation {
     static final List<String> OS_NAMES = List.of("linux", "windows");
@@ -68,6 +68,40 @@ final class PodOsValidation {
                 causes.add(Causes.notSupported(f, signal, WINDOWS_STOP_SIGNALS));
             } else if ("linux".equals(os) && !LINUX_STOP_SIGNALS.contains(signal)) {
                 causes.add(Causes.notSupported(f, signal, LINUX_STOP_SIGNALS));
+            }
+        }
+    }
+
+    /**
+     * validateWindowsHostProcessPod (POD-1.12): a pod with any HostProcess container (its own windowsOptions or the
+     * pod's) must have only HostProcess containers and hostNetwork; a container may not contradict the pod's value.
+     * Privileged containers are allowed by this cluster's policy, as they are with {@code --allow-privileged}.
+     */
+    static void windowsHostProcess(PodSpec spec, List<StatusCause> causes) {
+        PodSecurityContext p = spec.getSecurityContext();
+        Boolean podHostProcess = p == null || p.getWindowsOptions() == null ? null : p.getWindowsOptions().getHostProcess();
+        int containers = 0;
+        int hostProcess = 0;
+        for (ContainerContext c : containers(spec)) {
+            containers++;
+            Boolean own = c.context() == null || c.context().getWindowsOptions() == null ? null
+                    : c.context().getWindowsOptions().getHostProcess();
+            if (podHostProcess != null && own != null && !podHostProcess.equals(own)) {
+                causes.add(Causes.invalid(c.path() + ".securityContext.windowsOptions.hostProcess", own,
+                        "pod hostProcess value must be identical if both are specified, was " + podHostProcess));
+            }
+            if (Boolean.TRUE.equals(own) || (own == null && Boolean.TRUE.equals(podHostProcess))) {
+                hostProcess++;
+            }
+        }
+        if (hostProcess > 0) {
+            if (hostProcess != containers) {
+                causes.add(Causes.invalid("spec", "", "If pod contains any hostProcess containers then all containers "
+                        + "must be HostProcess containers"));
+            }
+            if (!Boolean.TRUE.equals(spec.getHostNetwork())) {
+                causes.add(Causes.invalid("spec.hostNetwork", false,
+                        "hostNetwork must be true if pod contains any hostProcess containers"));
             }
         }
     }

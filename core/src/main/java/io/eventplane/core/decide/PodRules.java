@@ -5,28 +5,30 @@ import io.eventplane.core.meta.Conditions;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.Container;
-import io.eventplane.model.ContainerPort;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodStatus;
-import io.eventplane.model.ResourceRequirements;
 import io.eventplane.model.Toleration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-/** Pod defaulting, validation and deletion rules (spec/pods.md sections 1, 2, 12 and 14). */
+/**
+ * Pod defaulting, validation and deletion rules (spec/pods.md sections 1, 2, 12 and 14); each container's own defaults
+ * and validation (probes, lifecycle handlers) are {@link PodContainerRules}.
+ */
 public final class PodRules implements KindRules<Pod> {
     static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never");
     static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
     static final List<String> TERMINAL = List.of("Succeeded", "Failed");
+    /** The condition types the status subresource does not check as qualified names. */
+    static final List<String> SYSTEM_CONDITIONS = List.of("PodScheduled", "Ready", "Initialized");
     static final long DEFAULT_GRACE = 30;
     static final long DEFAULT_TOLERATION_SECONDS = 300;
     public static final String DEFAULT_SERVICE_ACCOUNT = "default";
@@ -70,44 +72,9 @@ public final class PodRules implements KindRules<Pod> {
         if (spec.getSchedulerName() == null) {
             spec.setSchedulerName("default-scheduler");
         }
-        spec.setContainers(defaultContainers(spec.getContainers()));
-        spec.setInitContainers(defaultContainers(spec.getInitContainers()));
+        spec.setContainers(PodContainerRules.defaults(spec.getContainers()));
+        spec.setInitContainers(PodContainerRules.defaults(spec.getInitContainers()));
         return spec;
-    }
-
-    private static List<Container> defaultContainers(List<Container> containers) {
-        if (containers == null) {
-            return null;
-        }
-        List<Container> out = new ArrayList<>(containers.size());
-        for (Container c : containers) {
-            Container b = ObjectAccess.shallow(c);
-            if (b.getTerminationMessagePath() == null) {
-                b.setTerminationMessagePath("/dev/termination-log");
-            }
-            if (b.getTerminationMessagePolicy() == null) {
-                b.setTerminationMessagePolicy("File");
-            }
-            if (b.getImagePullPolicy() == null && b.getImage() != null) {
-                b.setImagePullPolicy(imagePullPolicy(b.getImage()));
-            }
-            if (b.getPorts() != null) {
-                List<ContainerPort> ports = new ArrayList<>();
-                for (ContainerPort p : b.getPorts()) {
-                    ports.add(p.getProtocol() == null ? ContainerPort.newBuilder(p).setProtocol("TCP").build() : p);
-                }
-                b.setPorts(ports);
-            }
-            if (b.getResources() != null && b.getResources().getLimits() != null) {
-                // Requests default to limits for every resource that has a limit but no request.
-                ResourceRequirements r = b.getResources();
-                Map<String, String> requests = r.getRequests() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(r.getRequests());
-                r.getLimits().forEach(requests::putIfAbsent);
-                b.setResources(ResourceRequirements.newBuilder(r).setRequests(requests).build());
-            }
-            out.add(b);
-        }
-        return out;
     }
 
     /** The default imagePullPolicy: Always for an image without a tag or tagged latest, IfNotPresent otherwise. */
@@ -171,8 +138,9 @@ public final class PodRules implements KindRules<Pod> {
             causes.add(Causes.required("spec.containers")); // POD-1.2
         }
         Set<String> names = new HashSet<>();
-        validateContainers("spec.containers", spec.getContainers(), names, causes, false);
-        validateContainers("spec.initContainers", spec.getInitContainers(), names, causes, true);
+        Long grace = spec.getTerminationGracePeriodSeconds();
+        PodContainerRules.validate("spec.containers", spec.getContainers(), names, grace, false, causes);
+        PodContainerRules.validate("spec.initContainers", spec.getInitContainers(), names, grace, true, causes);
         PodOsValidation.stopSignals(spec, causes);
         if (spec.getRestartPolicy() != null && !RESTART_POLICIES.contains(spec.getRestartPolicy())) {
             causes.add(Causes.notSupported("spec.restartPolicy", spec.getRestartPolicy(), RESTART_POLICIES));
@@ -208,6 +176,13 @@ public final class PodRules implements KindRules<Pod> {
             }
         }
         validateSpreadConstraints(spec.getTopologySpreadConstraints(), causes);
+        if (spec.getReadinessGates() != null) {
+            for (int i = 0; i < spec.getReadinessGates().size(); i++) { // POD-6.4: a gate's type is a label key
+                String type = spec.getReadinessGates().get(i).getConditionType();
+                Formats.qualifiedName("spec.readinessGates[" + i + "].conditionType", type == null ? "" : type, causes);
+            }
+        }
+        PodOsValidation.windowsHostProcess(spec, causes);
         PodOsValidation.hostUsersAndOs(spec, causes);
         return causes;
     }
@@ -254,84 +229,6 @@ public final class PodRules implements KindRules<Pod> {
                     && !pairs.add(c.getTopologyKey() + "/" + c.getWhenUnsatisfiable())) {
                 causes.add(Causes.duplicate(f, "{" + c.getTopologyKey() + ", " + c.getWhenUnsatisfiable() + "}"));
             }
-        }
-    }
-
-    private static void validateContainers(String path, List<Container> containers, Set<String> names,
-                                           List<StatusCause> causes, boolean init) {
-        if (containers == null) {
-            return;
-        }
-        for (int i = 0; i < containers.size(); i++) {
-            Container c = containers.get(i);
-            String f = path + "[" + i + "]";
-            Names.label(f + ".name", c.getName()).ifPresent(causes::add);
-            if (c.getName() != null && !names.add(c.getName())) {
-                causes.add(Causes.duplicate(f + ".name", c.getName())); // POD-1.7
-            }
-            if (c.getImage() == null || c.getImage().isBlank()) {
-                causes.add(Causes.required(f + ".image"));
-            }
-            if (c.getRestartPolicy() != null) {
-                if (!init) {
-                    causes.add(Causes.forbidden(f + ".restartPolicy", "may not be set for non-init containers"));
-                } else if (!"Always".equals(c.getRestartPolicy())) {
-                    causes.add(Causes.notSupported(f + ".restartPolicy", c.getRestartPolicy(), List.of("Always")));
-                }
-            }
-            if (c.getPorts() != null) {
-                for (int j = 0; j < c.getPorts().size(); j++) {
-                    ContainerPort p = c.getPorts().get(j);
-                    String pf = f + ".ports[" + j + "]";
-                    if (p.getContainerPort() == null) {
-                        causes.add(Causes.required(pf + ".containerPort"));
-                    } else if (p.getContainerPort() < 1 || p.getContainerPort() > 65535) {
-                        causes.add(Causes.invalid(pf + ".containerPort", p.getContainerPort(),
-                                "must be between 1 and 65535, inclusive"));
-                    }
-                    if (p.getProtocol() != null && !PROTOCOLS.contains(p.getProtocol())) {
-                        causes.add(Causes.notSupported(pf + ".protocol", p.getProtocol(), PROTOCOLS));
-                    }
-                }
-            }
-            ResourceRequirements r = c.getResources();
-            if (r != null) {
-                validateQuantities(f + ".resources.requests", r.getRequests(), causes);
-                validateQuantities(f + ".resources.limits", r.getLimits(), causes);
-                if (r.getRequests() != null && r.getLimits() != null) {
-                    for (Map.Entry<String, String> e : r.getRequests().entrySet()) {
-                        String limit = r.getLimits().get(e.getKey());
-                        if (limit != null && parses(limit) && parses(e.getValue())
-                                && Quantity.parse(e.getValue()).compareTo(Quantity.parse(limit)) > 0) {
-                            causes.add(Causes.invalid(f + ".resources.requests", e.getValue(),
-                                    "must be less than or equal to " + e.getKey() + " limit of " + limit));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private static void validateQuantities(String path, Map<String, String> values, List<StatusCause> causes) {
-        if (values == null) {
-            return;
-        }
-        values.forEach((k, v) -> {
-            if (!parses(v)) {
-                causes.add(Causes.invalid(path + "[" + k + "]", v, "quantities must match the regular expression "
-                        + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
-            } else if (Quantity.parse(v).milliValue() < 0) {
-                causes.add(Causes.invalid(path + "[" + k + "]", v, "must be greater than or equal to 0"));
-            }
-        });
-    }
-
-    private static boolean parses(String q) {
-        try {
-            Quantity.parse(q);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
         }
     }
 
@@ -395,6 +292,25 @@ public final class PodRules implements KindRules<Pod> {
                     + "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
                     + "`spec.tolerations` (only additions to existing tolerations),"
                     + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"));
+        }
+        return causes;
+    }
+
+    /**
+     * POD-6.4, POD-6.5: the status subresource takes custom condition types, each a qualified name (a label key); the
+     * kubelet's own types are taken as they are. Kubernetes names the field under metadata, with a capital Type.
+     */
+    @Override
+    public List<StatusCause> validateStatusUpdate(Pod old, Pod updated) {
+        List<StatusCause> causes = new ArrayList<>();
+        List<PodCondition> conditions = updated.getStatus() == null ? null : updated.getStatus().getConditions();
+        if (conditions != null) {
+            for (int i = 0; i < conditions.size(); i++) {
+                String type = conditions.get(i).getType() == null ? "" : conditions.get(i).getType();
+                if (!SYSTEM_CONDITIONS.contains(type)) {
+                    Formats.qualifiedName("metadata.conditions[" + i + "].Type", type, causes);
+                }
+            }
         }
         return causes;
     }
@@ -481,7 +397,7 @@ public final class PodRules implements KindRules<Pod> {
                 }
                 String l = lim.get(r);
                 String q = req.getOrDefault(r, l);
-                if (l == null || q == null || !parses(l) || !parses(q)
+                if (l == null || q == null || !PodContainerRules.parses(l) || !PodContainerRules.parses(q)
                         || Quantity.parse(l).compareTo(Quantity.parse(q)) != 0) {
                     guaranteed = false;
                 }

@@ -66,4 +66,21 @@ class KubeJsonTimeTest {
         assertEquals("2026-11-21T10:00:00.123456Z", codec.encode(event).get("eventTime").textValue());
         assertEquals("2026-11-21T10:00:01.000000Z", codec.encode(event).get("series").get("lastObservedTime").textValue());
     }
+
+    @Test
+    @DisplayName("a Time prints as the RFC 3339 formatter prints it, from year 0 to 9999 and beyond")
+    void timePrintsAsTheFormatter() {
+        java.time.format.DateTimeFormatter formatter = java.time.format.DateTimeFormatter
+                .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(java.time.ZoneOffset.UTC);
+        java.util.Random random = new java.util.Random(21);
+        long min = Instant.parse("0000-01-01T00:00:00Z").getEpochSecond();
+        long max = Instant.parse("+12000-01-01T00:00:00Z").getEpochSecond();
+        for (int i = 0; i < 20_000; i++) {
+            Instant t = Instant.ofEpochSecond(min + (long) (random.nextDouble() * (max - min)), random.nextInt(1_000_000_000));
+            assertEquals(formatter.format(t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)), KubeTime.formatTime(t));
+        }
+        assertEquals("1970-01-01T00:00:00Z", KubeTime.formatTime(Instant.EPOCH));
+        assertEquals("1969-12-31T23:59:59Z", KubeTime.formatTime(Instant.ofEpochMilli(-1)));
+        assertEquals("9999-12-31T23:59:59Z", KubeTime.formatTime(Instant.parse("9999-12-31T23:59:59.999Z")));
+    }
 }

@@ -224,6 +224,59 @@ class ContainerEnvironmentTest {
         assertEquals("nginx -g daemon off;", env.processes().get(0));
     }
 
+    /** The seeds' myapp pod (POD-21.4): a logshipper sidecar and the app share the emptyDir data at /opt. */
+    private static final String MYAPP = """
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: myapp-7d9c, namespace: shop, labels: {app: myapp}}
+            spec:
+              nodeName: node-1
+              containers:
+              - name: myapp
+                image: alpine:latest
+                command: ['sh', '-c', 'while true; do echo "logging" >> /opt/logs.txt; sleep 1; done']
+                volumeMounts: [{name: data, mountPath: /opt}, {name: config, mountPath: /etc/app}]
+              initContainers:
+              - name: logshipper
+                image: alpine:latest
+                restartPolicy: Always
+                command: ['sh', '-c', 'tail -F /opt/logs.txt']
+                volumeMounts: [{name: data, mountPath: /opt}, {name: config, mountPath: /etc/shipper}]
+              volumes:
+              - {name: data, emptyDir: {}}
+              - {name: config, configMap: {name: settings}}
+            status:
+              podIP: 10.244.1.9
+            """;
+
+    @Test
+    @DisplayName("POD-9.10 POD-21.3 POD-21.4 a sidecar shares the pod's network and storage: the same hostname and pod IP, "
+            + "the same emptyDir at /opt and the same volume's files wherever each mounts it")
+    void sidecarSharesNetworkAndStorage() {
+        Pod pod = Fixtures.parse(MYAPP, Pod.class);
+        ContainerEnvironment app = ContainerEnvironment.resolve(pod, "myapp", SOURCES).orElseThrow();
+        ContainerEnvironment shipper = ContainerEnvironment.resolve(pod, "logshipper", SOURCES).orElseThrow();
+        assertEquals(app.hostname(), shipper.hostname());
+        assertEquals("myapp-7d9c", shipper.env().get("HOSTNAME"));
+        String hosts = new String(app.files().get("/etc/hosts"), StandardCharsets.UTF_8);
+        assertTrue(hosts.contains("10.244.1.9\tmyapp-7d9c\n"), hosts);
+        assertEquals(hosts, new String(shipper.files().get("/etc/hosts"), StandardCharsets.UTF_8));
+        assertTrue(app.isDirectory("/opt") && shipper.isDirectory("/opt"));
+        assertEquals("fast", new String(app.files().get("/etc/app/mode"), StandardCharsets.UTF_8));
+        assertEquals("fast", new String(shipper.files().get("/etc/shipper/mode"), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @DisplayName("POD-10.5 a Burstable container without a memory limit: its limit is what the node offers "
+            + "(limits.memory reads the node's allocatable)")
+    void burstableLimitIsTheNode() {
+        Pod pod = Fixtures.parse(POD.replace("      limits: {memory: 128Mi}\n", ""), Pod.class);
+        assertEquals(null, pod.getSpec().getContainers().get(0).getResources().getLimits());
+        Map<String, String> env = ContainerEnvironment.resolve(pod, "app", SOURCES).orElseThrow().env();
+        assertEquals("8192", env.get("MEMORY_LIMIT_MI"), "8Gi in Mi");
+        assertEquals("4", env.get("CPU_LIMIT"));
+    }
+
     @Test
     @DisplayName("POD-1.8 the hostname is spec.hostname when set, else the pod's name")
     void hostname() {

@@ -72,6 +72,9 @@ class EphemeralContainerRulesTest {
                 Arguments.of("POD-1.7 a name used by an app or init container is a duplicate", BASE, BASE + """
                           ephemeralContainers: [{name: setup, image: busybox}]
                         """, List.of("spec.ephemeralContainers[0].name: Duplicate value: \"setup\"")),
+                Arguments.of("POD-11.7 runAsNonRoot and runAsUser may be set on one", BASE, BASE + """
+                          ephemeralContainers: [{name: d, image: busybox, securityContext: {runAsNonRoot: true, runAsUser: 1000}}]
+                        """, List.of()),
                 Arguments.of("an image is required", BASE, BASE + """
                           ephemeralContainers: [{name: d}]
                         """, List.of("spec.ephemeralContainers[0].image: Required value")),

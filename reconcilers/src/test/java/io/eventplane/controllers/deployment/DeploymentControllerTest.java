@@ -208,6 +208,22 @@ class DeploymentControllerTest {
     }
 
     @Test
+    @DisplayName("POD-17.10 a rolling update is not held back by a PodDisruptionBudget that allows no disruption: the "
+            + "Deployment's own strategy replaces all 3 pods")
+    void rollingUpdateIsNotLimitedByBudgets() {
+        created(Workloads.nginxDeployment(3));
+        cluster.settle();
+        assertTrue(cluster.create(io.eventplane.testkit.objects.KubeObjects.podDisruptionBudget("all-nginx")
+                .minAvailable(3).selector("app", "nginx").build()).getAccepted());
+        cluster.settle();
+        setImage("nginx:1.16.1", null);
+        cluster.settle();
+        assertEquals(3, livePods().size());
+        assertTrue(livePods().stream().allMatch(p -> p.getSpec().getContainers().get(0).getImage().equals("nginx:1.16.1")));
+        assertEquals("3 desired | 3 updated | 3 total | 3 available | 0 unavailable", replicasLine());
+    }
+
+    @Test
     @DisplayName("AC-DEP-04, DEP-31: an image that never pulls stalls at new 1 (0 ready), old 3: 3 desired | 1 updated | 4 total | 3 available | 1 unavailable")
     void badImageStalls() {
         created(Workloads.nginxDeployment(3));

@@ -63,6 +63,87 @@ class ReplicaSetControllerTest {
     }
 
     @Test
+    @DisplayName("POD-21.1 replication means more pods, not more containers: frontend scaled from 3 to 5 has 5 pods, "
+            + "each with the template's one container")
+    void replicationIsMorePods() {
+        assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
+        cluster.settle();
+        ReplicaSet rs = cluster.get(ReplicaSet.class, "frontend");
+        assertTrue(cluster.update(ReplicaSet.newBuilder(rs).setSpec(ReplicaSetSpec.newBuilder(rs.getSpec()).setReplicas(5)
+                .build()).build()).getAccepted());
+        cluster.settle();
+        List<Pod> pods = livePods();
+        assertEquals(5, pods.size());
+        assertEquals(1, rs.getSpec().getTemplate().getSpec().getContainers().size());
+        for (Pod p : pods) {
+            assertEquals(rs.getSpec().getTemplate().getSpec().getContainers().stream().map(c -> c.getName()).toList(),
+                    p.getSpec().getContainers().stream().map(c -> c.getName()).toList());
+        }
+    }
+
+    @Test
+    @DisplayName("POD-2.5 POD-1.15 a node fails: PodGC removes its pod (Failed first), the ReplicaSet creates a "
+            + "replacement (a new pod, a new uid) and the scheduler places it on a healthy node")
+    void replacementAfterNodeFailure() {
+        cluster.nodes(3);
+        assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
+        cluster.settle();
+        List<Pod> before = livePods();
+        assertEquals(3, before.size());
+        String failed = before.get(0).getSpec().getNodeName();
+        List<Pod> lostPods = before.stream().filter(p -> failed.equals(p.getSpec().getNodeName())).toList();
+        List<String> lost = lostPods.stream().map(p -> p.getMetadata().getName()).toList();
+        List<String> lostUids = lostPods.stream().map(p -> p.getMetadata().getUid()).toList();
+
+        assertTrue(cluster.deleteClusterScoped(Kinds.NODE, failed).getAccepted());
+        List<io.eventplane.podgc.PodGcDecider.Removal> removals = new io.eventplane.podgc.PodGcDecider().decide(
+                cluster.clock.instant(), cluster.list(Pod.class), cluster.list(io.eventplane.model.Node.class), 12_500);
+        assertEquals(lost, removals.stream().map(r -> r.pod().getMetadata().getName()).toList());
+        for (io.eventplane.podgc.PodGcDecider.Removal r : removals) {
+            assertEquals("Failed", r.failFirst().getStatus().getPhase());
+            assertTrue(cluster.updateStatus(r.failFirst()).getAccepted());
+            assertTrue(cluster.delete(Kinds.POD, r.pod().getMetadata().getName()).getAccepted());
+        }
+        cluster.settle();
+
+        List<Pod> after = livePods();
+        assertEquals(3, after.size());
+        assertTrue(after.stream().noneMatch(p -> lostUids.contains(p.getMetadata().getUid())),
+                "the lost pod is not brought back; a new pod (a new uid) replaces it");
+        assertTrue(after.stream().noneMatch(p -> failed.equals(p.getSpec().getNodeName())),
+                after.stream().map(p -> p.getSpec().getNodeName()).toList().toString());
+    }
+
+    @Test
+    @DisplayName("POD-2.12 a bare pod is not resilient to a node failure: removed with its node and never replaced, "
+            + "while the ReplicaSet's pod on that node is replaced on a healthy node")
+    void barePodIsNotReplacedAfterNodeFailure() {
+        cluster.nodes(3);
+        assertTrue(cluster.create(Workloads.frontend(3)).getAccepted());
+        assertTrue(cluster.create(Workloads.barePod("solo", Map.of("app", "solo"))).getAccepted());
+        cluster.settle();
+        String failed = cluster.get(Pod.class, "solo").getSpec().getNodeName();
+        List<Pod> onFailed = livePods().stream().filter(p -> failed.equals(p.getSpec().getNodeName())).toList();
+        long frontendLost = onFailed.stream().filter(p -> !p.getMetadata().getName().equals("solo")).count();
+        assertTrue(frontendLost >= 1, "the default spread puts a frontend pod beside the bare one");
+
+        assertTrue(cluster.deleteClusterScoped(Kinds.NODE, failed).getAccepted());
+        for (io.eventplane.podgc.PodGcDecider.Removal r : new io.eventplane.podgc.PodGcDecider().decide(
+                cluster.clock.instant(), cluster.list(Pod.class), cluster.list(io.eventplane.model.Node.class), 12_500)) {
+            assertTrue(cluster.updateStatus(r.failFirst()).getAccepted());
+            assertTrue(cluster.delete(Kinds.POD, r.pod().getMetadata().getName()).getAccepted());
+        }
+        cluster.settle();
+
+        List<Pod> after = livePods();
+        assertTrue(after.stream().noneMatch(p -> p.getMetadata().getName().equals("solo")),
+                "nothing brings the bare pod back: " + after.stream().map(p -> p.getMetadata().getName()).toList());
+        assertEquals(3, cluster.podsOf("frontend").stream().filter(PodStates::isActive).count(),
+                "the ReplicaSet replaced its " + frontendLost + " pod(s) on the failed node");
+        assertTrue(after.stream().noneMatch(p -> failed.equals(p.getSpec().getNodeName())));
+    }
+
+    @Test
     @DisplayName("AC-RS-02, RS-08, RS-10: bare pods created after a full frontend are acquired and then deleted, the 3 template pods keep running")
     void acquiresAndDeletesSurplusBarePods() {
         cluster.create(Workloads.frontend(3));

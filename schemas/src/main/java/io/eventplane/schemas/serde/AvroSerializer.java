@@ -16,7 +16,6 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
@@ -151,10 +150,9 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
         });
     }
 
-    @SuppressWarnings("unchecked")
     private static DatumWriter<Object> writerFor(Schema schema) {
         // A generated class's schema names that class; SpecificDatumWriter handles both, generic data included.
-        return (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema);
+        return new NullableUnionWriter(schema);
     }
 
     /** Each thread's reusable output: a buffered encoder over a sink that keeps its capacity. */

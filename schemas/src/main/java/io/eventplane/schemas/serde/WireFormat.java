@@ -30,7 +30,7 @@ public final class WireFormat {
         return ByteBuffer.wrap(data, 1, 4).getInt();
     }
 
-    static byte[] header(int schemaId) {
+    public static byte[] header(int schemaId) {
         return ByteBuffer.allocate(HEADER_SIZE).put(MAGIC_BYTE).putInt(schemaId).array();
     }
 }

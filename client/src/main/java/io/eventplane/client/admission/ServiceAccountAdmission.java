@@ -1,10 +1,8 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.decide.PodRules;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.wire.ApiException;
-import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.core.meta.NameSuffixes;
 import io.eventplane.model.ConfigMapProjection;
 import io.eventplane.model.Container;
@@ -38,9 +36,9 @@ import org.apache.avro.specific.SpecificRecord;
  * Kubernetes' {@code kube-api-access-<5 random>} projected volume (a bound token, the cluster CA of
  * {@code kube-root-ca.crt}, the namespace), mounted read-only at {@value #MOUNT_PATH} in every init and app container
  * that has nothing mounted there yet (ephemeral containers are added later and never get it). Without a key (plain
- * HTTP test harnesses) nothing is mounted, as before.
+ * HTTP test harnesses) and for controllers' pods nothing is mounted, as before.
  */
-final class ServiceAccountAdmission implements Admission.Mutating {
+final class ServiceAccountAdmission implements AdmissionChain.Mutating {
     static final String MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
     static final String VOLUME_PREFIX = "kube-api-access-";
     /** kube-apiserver's projected token lifetime: an hour and 7 seconds (the 7 tell it apart). */
@@ -49,19 +47,26 @@ final class ServiceAccountAdmission implements Admission.Mutating {
     private static final String MIRROR_POD = "kubernetes.io/config.mirror";
     private final ClusterView view;
     private final Duration defaultWait;
+    private final boolean defaultRequired;
     private final boolean mountTokens;
     private final Random random;
 
-    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean mountTokens, Random random) {
+    /**
+     * @param defaultRequired whether a pod is refused when its namespace's {@code default} account is missing
+     * @param mountTokens     whether pods get the projected token volume
+     */
+    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean defaultRequired, boolean mountTokens,
+                            Random random) {
         this.view = view;
         this.defaultWait = defaultWait;
+        this.defaultRequired = defaultRequired;
         this.mountTokens = mountTokens;
         this.random = random;
     }
 
     @Override
-    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
-        if (request.kind() != Kinds.POD || request.operation() != Admission.Operation.CREATE) {
+    public SpecificRecord admit(AdmissionRequest request, SpecificRecord object) {
+        if (request.kind() != Kinds.POD || request.operation() != AdmissionRequest.Operation.CREATE) {
             return object;
         }
         Pod pod = (Pod) object;
@@ -76,9 +81,12 @@ final class ServiceAccountAdmission implements Admission.Mutating {
         }
         String name = spec.getServiceAccountName();
         ServiceAccount account = lookUp(request.namespace(), name);
+        if (account == null && !defaultRequired && name.equals(PodRules.DEFAULT_SERVICE_ACCOUNT)) {
+            return Pod.newBuilder(pod).setSpec(spec).build();
+        }
         if (account == null) {
-            throw new ApiException(Statuses.forbidden(Kinds.POD, request.name(), "error looking up service account "
-                    + request.namespace() + "/" + name + ": serviceaccount \"" + name + "\" not found"));
+            throw AdmissionRefusal.forbidden(Kinds.POD, request.name(), "error looking up service account "
+                    + request.namespace() + "/" + name + ": serviceaccount \"" + name + "\" not found").thrown();
         }
         if ((spec.getImagePullSecrets() == null || spec.getImagePullSecrets().isEmpty())
                 && account.getImagePullSecrets() != null && !account.getImagePullSecrets().isEmpty()) {

@@ -1,4 +1,4 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.codec.Quantity;
@@ -7,8 +7,6 @@ import io.eventplane.core.quota.QuotaEvaluator;
 import io.eventplane.core.quota.QuotaEvaluators;
 import io.eventplane.core.quota.QuotaUsage;
 import io.eventplane.core.quota.ResourceLists;
-import io.eventplane.gateway.wire.ApiException;
-import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.model.ResourceQuota;
 import io.eventplane.model.ResourceQuotaStatus;
 import java.time.Clock;
@@ -27,14 +25,15 @@ import org.apache.avro.specific.SpecificRecord;
  * at the resourceVersion it was read at, so two API instances admitting against one quota at once cannot both take its
  * last unit; a conflict is decided again on the newer quota, as kube-apiserver's quota evaluator retries.
  */
-public final class ResourceQuotaAdmission implements Admission.Validating {
+public final class ResourceQuotaAdmission implements AdmissionChain.Validating {
     /** Writes a quota's status at the resourceVersion it carries; false on a conflict (someone wrote in between). */
     @FunctionalInterface
     public interface StatusWriter {
         boolean write(ResourceQuota quota);
     }
 
-    static final int RETRIES = 3;
+    /** Conflicting reservations decided again before the create is refused with a Conflict. */
+    public static final int RETRIES = 3;
     private final ClusterView view;
     private final Clock clock;
     private final StatusWriter writer;
@@ -46,9 +45,9 @@ public final class ResourceQuotaAdmission implements Admission.Validating {
     }
 
     @Override
-    public void validate(Admission.Request request, SpecificRecord object) {
+    public void validate(AdmissionRequest request, SpecificRecord object) {
         // Creates only: updates that change usage (a claim's resize) are not charged here.
-        if (request.operation() != Admission.Operation.CREATE || !request.kind().namespaced()) {
+        if (request.operation() != AdmissionRequest.Operation.CREATE || !request.kind().namespaced()) {
             return;
         }
         QuotaEvaluator evaluator = QuotaEvaluators.of(request.kind());
@@ -77,8 +76,8 @@ public final class ResourceQuotaAdmission implements Admission.Validating {
                 return;
             }
             if (attempt >= RETRIES) {
-                throw new ApiException(Statuses.conflict(Kinds.RESOURCE_QUOTA, charged.get(0).getMetadata().getName(),
-                        "the object has been modified; please apply your changes to the latest version and try again"));
+                throw AdmissionRefusal.conflict(Kinds.RESOURCE_QUOTA, charged.get(0).getMetadata().getName(),
+                        "the object has been modified; please apply your changes to the latest version and try again").thrown();
             }
         }
     }
@@ -87,7 +86,7 @@ public final class ResourceQuotaAdmission implements Admission.Validating {
      * CheckRequest: the quotas whose usage the object raises, with their raised status.used; refuses when the object
      * does not declare what a quota needs, a quota's usage is not known yet, or a quota would be exceeded.
      */
-    List<ResourceQuota> check(Admission.Request request, QuotaEvaluator evaluator, List<ResourceQuota> quotas,
+    List<ResourceQuota> check(AdmissionRequest request, QuotaEvaluator evaluator, List<ResourceQuota> quotas,
                               SpecificRecord object) {
         List<ResourceQuota> interesting = new ArrayList<>();
         for (ResourceQuota q : quotas) {
@@ -140,8 +139,8 @@ public final class ResourceQuotaAdmission implements Admission.Validating {
         return charged;
     }
 
-    private static ApiException forbidden(Admission.Request request, String why) {
-        return new ApiException(Statuses.forbidden(request.kind(), request.name(), why));
+    private static AdmissionRefusal.Refused forbidden(AdmissionRequest request, String why) {
+        return AdmissionRefusal.forbidden(request.kind(), request.name(), why).thrown();
     }
 
     /** After a conflict, a short wait for the view to show the newer quota (up to a second). */

@@ -1,9 +1,7 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.wire.ApiException;
-import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.PriorityClass;
@@ -15,7 +13,7 @@ import org.apache.avro.specific.SpecificRecord;
  * from the global default class (0 without one); a pod that states a priority or preemption policy other than its
  * class's is refused, and the class's preemptionPolicy is copied. At most one PriorityClass is the global default.
  */
-final class PriorityAdmission implements Admission.Mutating, Admission.Validating {
+final class PriorityAdmission implements AdmissionChain.Mutating, AdmissionChain.Validating {
     private final ClusterView view;
 
     PriorityAdmission(ClusterView view) {
@@ -23,8 +21,8 @@ final class PriorityAdmission implements Admission.Mutating, Admission.Validatin
     }
 
     @Override
-    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
-        if (request.kind() != Kinds.POD || request.operation() != Admission.Operation.CREATE) {
+    public SpecificRecord admit(AdmissionRequest request, SpecificRecord object) {
+        if (request.kind() != Kinds.POD || request.operation() != AdmissionRequest.Operation.CREATE) {
             return object; // on update the writer keeps the priority set at creation
         }
         Pod pod = (Pod) object;
@@ -46,23 +44,23 @@ final class PriorityAdmission implements Admission.Mutating, Admission.Validatin
             PriorityClass pc = view.get(Kinds.PRIORITY_CLASS.kind(), "", className)
                     .map(c -> (PriorityClass) c.getObject()).orElse(null);
             if (pc == null) {
-                throw new ApiException(Statuses.forbidden(Kinds.POD, request.name(), "no PriorityClass with name "
-                        + className + " was found"));
+                throw AdmissionRefusal.forbidden(Kinds.POD, request.name(), "no PriorityClass with name "
+                        + className + " was found").thrown();
             }
             priority = value(pc);
             policy = pc.getPreemptionPolicy();
         }
         if (spec.getPriority() != null && spec.getPriority() != priority) {
-            throw new ApiException(Statuses.forbidden(Kinds.POD, request.name(), "the integer value of priority ("
+            throw AdmissionRefusal.forbidden(Kinds.POD, request.name(), "the integer value of priority ("
                     + spec.getPriority() + ") must not be provided in pod spec; priority admission controller computed "
-                    + priority + " from the given PriorityClass name"));
+                    + priority + " from the given PriorityClass name").thrown();
         }
         spec.setPriority(priority);
         if (policy != null) {
             if (spec.getPreemptionPolicy() != null && !spec.getPreemptionPolicy().equals(policy)) {
-                throw new ApiException(Statuses.forbidden(Kinds.POD, request.name(), "the string value of "
+                throw AdmissionRefusal.forbidden(Kinds.POD, request.name(), "the string value of "
                         + "PreemptionPolicy (" + spec.getPreemptionPolicy() + ") must not be provided in pod spec; "
-                        + "priority admission controller computed " + policy + " from the given PriorityClass name"));
+                        + "priority admission controller computed " + policy + " from the given PriorityClass name").thrown();
             }
             spec.setPreemptionPolicy(policy);
         }
@@ -71,8 +69,8 @@ final class PriorityAdmission implements Admission.Mutating, Admission.Validatin
 
     /** A second global default is refused, on creation and when an update makes a class the default. */
     @Override
-    public void validate(Admission.Request request, SpecificRecord object) {
-        if (request.kind() != Kinds.PRIORITY_CLASS || request.operation() == Admission.Operation.DELETE) {
+    public void validate(AdmissionRequest request, SpecificRecord object) {
+        if (request.kind() != Kinds.PRIORITY_CLASS || request.operation() == AdmissionRequest.Operation.DELETE) {
             return;
         }
         PriorityClass pc = (PriorityClass) object;
@@ -80,10 +78,10 @@ final class PriorityAdmission implements Admission.Mutating, Admission.Validatin
             return;
         }
         PriorityClass existing = globalDefault();
-        if (existing != null && (request.operation() == Admission.Operation.CREATE
+        if (existing != null && (request.operation() == AdmissionRequest.Operation.CREATE
                 || !Objects.equals(existing.getMetadata().getName(), request.name()))) {
-            throw new ApiException(Statuses.forbidden(Kinds.PRIORITY_CLASS, request.name(), "PriorityClass "
-                    + existing.getMetadata().getName() + " is marked as default. Only one default can exist"));
+            throw AdmissionRefusal.forbidden(Kinds.PRIORITY_CLASS, request.name(), "PriorityClass "
+                    + existing.getMetadata().getName() + " is marked as default. Only one default can exist").thrown();
         }
     }
 

@@ -1,4 +1,4 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.kinds.Kinds;
@@ -16,7 +16,7 @@ import org.apache.avro.specific.SpecificRecord;
  * {@code ingressclass.kubernetes.io/is-default-class: "true"}; of several, the newest (then the first by name), as
  * since Kubernetes 1.25; none when there is none. Updates and other kinds pass unchanged.
  */
-final class DefaultIngressClass implements Admission.Mutating {
+final class DefaultIngressClass implements AdmissionChain.Mutating {
     static final String DEFAULT_ANNOTATION = "ingressclass.kubernetes.io/is-default-class";
     private static final String CLASS_ANNOTATION = "kubernetes.io/ingress.class";
     private final ClusterView view;
@@ -26,8 +26,8 @@ final class DefaultIngressClass implements Admission.Mutating {
     }
 
     @Override
-    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
-        if (request.kind() != Kinds.INGRESS || request.operation() != Admission.Operation.CREATE) {
+    public SpecificRecord admit(AdmissionRequest request, SpecificRecord object) {
+        if (request.kind() != Kinds.INGRESS || request.operation() != AdmissionRequest.Operation.CREATE) {
             return object;
         }
         Ingress ingress = (Ingress) object;

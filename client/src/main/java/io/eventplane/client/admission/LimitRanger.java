@@ -1,12 +1,10 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.codec.Quantity;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.quota.PodResources;
 import io.eventplane.core.quota.ResourceLists;
-import io.eventplane.gateway.wire.ApiException;
-import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.model.Container;
 import io.eventplane.model.LimitRange;
 import io.eventplane.model.LimitRangeItem;
@@ -30,7 +28,7 @@ import org.apache.avro.specific.SpecificRecord;
  * within its min and max, or the object is refused with Kubernetes' message
  * ({@code maximum cpu usage per Container is 1, but limit is 2}).
  */
-final class LimitRanger implements Admission.Mutating, Admission.Validating {
+final class LimitRanger implements AdmissionChain.Mutating, AdmissionChain.Validating {
     static final String ANNOTATION = "kubernetes.io/limit-ranger";
     private final ClusterView view;
 
@@ -43,13 +41,13 @@ final class LimitRanger implements Admission.Mutating, Admission.Validating {
     }
 
     /** Pods on create, claims on create and update (a pod's resources never change afterwards). */
-    private static boolean applies(Admission.Request request) {
-        return (request.kind() == Kinds.POD && request.operation() == Admission.Operation.CREATE)
-                || (request.kind() == Kinds.PERSISTENT_VOLUME_CLAIM && request.operation() != Admission.Operation.DELETE);
+    private static boolean applies(AdmissionRequest request) {
+        return (request.kind() == Kinds.POD && request.operation() == AdmissionRequest.Operation.CREATE)
+                || (request.kind() == Kinds.PERSISTENT_VOLUME_CLAIM && request.operation() != AdmissionRequest.Operation.DELETE);
     }
 
     @Override
-    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
+    public SpecificRecord admit(AdmissionRequest request, SpecificRecord object) {
         if (!applies(request) || request.kind() != Kinds.POD || ((Pod) object).getSpec() == null) {
             return object;
         }
@@ -126,7 +124,7 @@ final class LimitRanger implements Admission.Mutating, Admission.Validating {
     }
 
     @Override
-    public void validate(Admission.Request request, SpecificRecord object) {
+    public void validate(AdmissionRequest request, SpecificRecord object) {
         if (!applies(request)) {
             return;
         }
@@ -138,7 +136,7 @@ final class LimitRanger implements Admission.Mutating, Admission.Validating {
                     : claimErrors(lr, (PersistentVolumeClaim) object);
             if (!errors.isEmpty()) {
                 String why = errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
-                throw new ApiException(Statuses.forbidden(request.kind(), request.name(), why));
+                throw AdmissionRefusal.forbidden(request.kind(), request.name(), why).thrown();
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.kinds.Kinds;
@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
  * empty, nor the beta annotation) gets the default StorageClass, the newest when several are marked default; none
  * when there is none. Updates and other kinds pass unchanged.
  */
-final class DefaultStorageClass implements Admission.Mutating {
+final class DefaultStorageClass implements AdmissionChain.Mutating {
     private final ClusterView view;
 
     DefaultStorageClass(ClusterView view) {
@@ -22,8 +22,8 @@ final class DefaultStorageClass implements Admission.Mutating {
     }
 
     @Override
-    public SpecificRecord admit(Admission.Request request, SpecificRecord object) {
-        if (request.kind() != Kinds.PERSISTENT_VOLUME_CLAIM || request.operation() != Admission.Operation.CREATE) {
+    public SpecificRecord admit(AdmissionRequest request, SpecificRecord object) {
+        if (request.kind() != Kinds.PERSISTENT_VOLUME_CLAIM || request.operation() != AdmissionRequest.Operation.CREATE) {
             return object;
         }
         PersistentVolumeClaim claim = (PersistentVolumeClaim) object;

@@ -1,10 +1,7 @@
-package io.eventplane.gateway.admission;
+package io.eventplane.client.admission;
 
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.kinds.Kinds;
-import io.eventplane.gateway.wire.ApiException;
-import io.eventplane.gateway.wire.KubeStatus.Cause;
-import io.eventplane.gateway.wire.Statuses;
 import io.eventplane.model.Namespace;
 import java.util.List;
 import java.util.Set;
@@ -14,7 +11,7 @@ import org.apache.avro.specific.SpecificRecord;
  * Kubernetes' NamespaceLifecycle plugin: nothing is created in a namespace that does not exist or is being
  * terminated, and {@code default}, {@code kube-system} and {@code kube-public} are never deleted.
  */
-final class NamespaceLifecycle implements Admission.Validating {
+final class NamespaceLifecycle implements AdmissionChain.Validating {
     static final Set<String> IMMORTAL = Set.of("default", "kube-system", "kube-public");
     private final ClusterView view;
 
@@ -23,28 +20,28 @@ final class NamespaceLifecycle implements Admission.Validating {
     }
 
     @Override
-    public void validate(Admission.Request request, SpecificRecord object) {
+    public void validate(AdmissionRequest request, SpecificRecord object) {
         if (request.kind() == Kinds.NAMESPACE) {
-            if (request.operation() == Admission.Operation.DELETE && IMMORTAL.contains(request.name())) {
-                throw new ApiException(Statuses.forbidden(Kinds.NAMESPACE, request.name(),
-                        "this namespace may not be deleted"));
+            if (request.operation() == AdmissionRequest.Operation.DELETE && IMMORTAL.contains(request.name())) {
+                throw AdmissionRefusal.forbidden(Kinds.NAMESPACE, request.name(),
+                        "this namespace may not be deleted").thrown();
             }
             return; // every other operation on namespaces is allowed
         }
-        if (request.operation() != Admission.Operation.CREATE || !request.kind().namespaced()) {
+        if (request.operation() != AdmissionRequest.Operation.CREATE || !request.kind().namespaced()) {
             return;
         }
         String namespace = request.namespace();
         Namespace ns = view.get(Kinds.NAMESPACE.kind(), "", namespace).map(c -> (Namespace) c.getObject()).orElse(null);
         if (ns == null) {
-            throw new ApiException(Statuses.notFound(Kinds.NAMESPACE, namespace));
+            throw AdmissionRefusal.namespaceNotFound(namespace).thrown();
         }
         boolean terminating = ns.getMetadata().getDeletionTimestamp() != null
                 || (ns.getStatus() != null && "Terminating".equals(ns.getStatus().getPhase()));
         if (terminating) {
-            throw new ApiException(Statuses.forbidden(request.kind(), request.name(), "unable to create new content in "
-                    + "namespace " + namespace + " because it is being terminated", List.of(new Cause(
-                    "NamespaceTerminating", "namespace " + namespace + " is being terminated", "metadata.namespace"))));
+            throw AdmissionRefusal.forbidden(request.kind(), request.name(), "unable to create new content in "
+                    + "namespace " + namespace + " because it is being terminated", List.of(new AdmissionRefusal.Cause(
+                    "NamespaceTerminating", "namespace " + namespace + " is being terminated", "metadata.namespace"))).thrown();
         }
     }
 }
