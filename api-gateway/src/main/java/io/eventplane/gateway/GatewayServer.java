@@ -20,6 +20,7 @@ import io.eventplane.gateway.api.Backend;
 import io.eventplane.gateway.api.Readiness;
 import io.eventplane.gateway.auth.authn.Authentication;
 import io.eventplane.gateway.auth.authn.GatewaySecurity;
+import io.eventplane.gateway.auth.authn.ServiceAccountTokens;
 import io.eventplane.core.meta.ObjectAccess;
 import java.util.Optional;
 import io.eventplane.gateway.console.ConsoleRouter;
@@ -157,8 +158,28 @@ public final class GatewayServer implements AutoCloseable {
         Backend backend = new Backend(config, view, requests, WRITE_TIMEOUT, WATCH_BUFFER, watchPumps,
                 Clock.systemUTC(), services, usage);
         host = bindHost;
-        authentication = security.authentication(this::serviceAccountUid, Clock.systemUTC());
-        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress, authentication.serviceAccountTokens());
+        authentication = security.authentication(new Authentication.ServiceAccounts() {
+            @Override
+            public Optional<String> uid(String namespace, String name) {
+                return liveUid(Kinds.SERVICE_ACCOUNT.kind(), namespace, name);
+            }
+
+            @Override
+            public Optional<String> podUid(String namespace, String name) {
+                return liveUid(Kinds.POD.kind(), namespace, name);
+            }
+
+            @Override
+            public boolean checksPods() {
+                return true;
+            }
+        }, Clock.systemUTC());
+        // Pods get projected ServiceAccount tokens only where the cluster signs them (its key, with TLS); plain-HTTP
+        // gateways (tests, --insecure-http) sign with a throwaway key and mount nothing, as before.
+        ServiceAccountTokens projectedTokens = security.signsServiceAccountTokens()
+                ? authentication.serviceAccountTokens() : null;
+        ApiRouter router = new ApiRouter(backend, readiness, this::serverAddress, authentication.serviceAccountTokens(),
+                projectedTokens != null);
         if (security.impersonation() == null) {
             authentication = authentication.withImpersonation(router.authorization()::mayImpersonate);
         }
@@ -167,7 +188,7 @@ public final class GatewayServer implements AutoCloseable {
                 .singletons(new GatewayRuntime(router, new ConsoleRouter(config, view, Clock.systemUTC(),
                         Path.of(EventplaneConfig.setting("EVENTPLANE_LOADTEST_REPORTS", "loadtest-reports")),
                         router.authorization()),
-                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps), authentication))
+                        watchPumps, new ContainerStreams(view, Clock.systemUTC(), watchPumps, projectedTokens), authentication))
                 .deduceEnvironment(false)
                 .banner(false)
                 .start();
@@ -202,8 +223,8 @@ public final class GatewayServer implements AutoCloseable {
         upkeep.scheduleWithFixedDelay(pass, SERVICE_UPKEEP.toMillis(), SERVICE_UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private Optional<String> serviceAccountUid(String namespace, String name) {
-        return view.get(Keys.of(Kinds.SERVICE_ACCOUNT.kind(), namespace, name))
+    private Optional<String> liveUid(String kind, String namespace, String name) {
+        return view.get(Keys.of(kind, namespace, name))
                 .filter(c -> c.getObject() != null && c.getType() != io.eventplane.log.ChangeType.DELETED)
                 .map(c -> ObjectAccess.meta((org.apache.avro.specific.SpecificRecord) c.getObject()).getUid());
     }

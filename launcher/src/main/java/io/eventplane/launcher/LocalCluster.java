@@ -137,7 +137,8 @@ final class LocalCluster implements AutoCloseable {
                 io.eventplane.client.log.SnapshotService.fromEnvironment(config).start();
         running.push(snapshots);
         if (pki != null && EventplaneConfig.setting(CsrSigningReconciler.SIGNING_DIR, "").isEmpty()) {
-            // csrsigning signs with the cluster CA, as kube-controller-manager with --cluster-signing-*-file
+            // csrsigning signs with the cluster CA, as kube-controller-manager with --cluster-signing-*-file;
+            // root-ca-cert-publisher publishes its certificate (kube-root-ca.crt, which pods' token volumes project)
             System.setProperty(CsrSigningReconciler.SIGNING_DIR.toLowerCase().replace('_', '.'),
                     pki.directory().toString());
         }

@@ -22,6 +22,7 @@ import io.eventplane.model.SecretEnvSource;
 import io.eventplane.model.SecretKeySelector;
 import io.eventplane.model.SecretProjection;
 import io.eventplane.model.SecretVolumeSource;
+import io.eventplane.model.ServiceAccountTokenProjection;
 import io.eventplane.model.Volume;
 import io.eventplane.model.VolumeMount;
 import io.eventplane.model.VolumeProjection;
@@ -239,6 +240,27 @@ class ConfigReferencesTest {
 
         assertEquals(List.of("MountVolume.SetUp failed for volume \"all\" : [configmap \"a\" not found, secret \"b\" not found]"),
                 ConfigReferences.mountErrors(podWithVolumes(List.of("all"), v), new Api().view));
+    }
+
+    @Test
+    @DisplayName("issue 23: a kube-api-access projected volume: its serviceAccountToken source is always there (the "
+            + "kubelet asks TokenRequest), its configMap source waits for kube-root-ca.crt like any ConfigMap")
+    void serviceAccountTokenVolume() {
+        Volume v = Volume.newBuilder().setName("kube-api-access-x7k2p").setProjected(ProjectedVolumeSource.newBuilder()
+                .setSources(List.of(
+                        VolumeProjection.newBuilder().setServiceAccountToken(ServiceAccountTokenProjection.newBuilder()
+                                .setExpirationSeconds(3607L).setPath("token").build()).build(),
+                        VolumeProjection.newBuilder().setConfigMap(ConfigMapProjection.newBuilder()
+                                .setName("kube-root-ca.crt").setItems(List.of(KeyToPath.newBuilder().setKey("ca.crt")
+                                        .setPath("ca.crt").build())).build()).build())).build()).build();
+        Pod pod = podWithVolumes(List.of("kube-api-access-x7k2p"), v);
+        Api api = new Api();
+
+        assertEquals(List.of("MountVolume.SetUp failed for volume \"kube-api-access-x7k2p\" : configmap "
+                + "\"kube-root-ca.crt\" not found"), ConfigReferences.mountErrors(pod, api.view));
+        assertEquals(Set.of("ConfigMap/default/kube-root-ca.crt"), ConfigReferences.referencedKeys(pod));
+        api.configMap("kube-root-ca.crt", "ca.crt", "-----BEGIN CERTIFICATE-----");
+        assertEquals(List.of(), ConfigReferences.mountErrors(pod, api.view));
     }
 
     @Test

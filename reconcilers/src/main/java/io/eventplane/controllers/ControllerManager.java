@@ -18,6 +18,7 @@ import io.eventplane.controllers.namespace.NamespaceReconciler;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerReconciler;
 import io.eventplane.controllers.replicaset.ReplicaReconciler;
 import io.eventplane.controllers.resourcequota.ResourceQuotaReconciler;
+import io.eventplane.controllers.rootcacertpublisher.RootCaCertPublisher;
 import io.eventplane.controllers.serviceaccount.ServiceAccountReconciler;
 import io.eventplane.controllers.statefulset.StatefulSetReconciler;
 import io.eventplane.controllers.ttlafterfinished.TtlAfterFinishedReconciler;
@@ -134,7 +135,9 @@ public final class ControllerManager {
                     "clusterrole-aggregation-controller", keyed(ClusterRoleAggregationReconciler::new)),
             // kube-apiserver's --event-ttl (etcd leases there; a controller here, deleting through the writer)
             new Definition("eventttl", "event-ttl-controller", "event-ttl-controller",
-                    periodic(EventTtlController::fromEnvironment)));
+                    periodic(EventTtlController::fromEnvironment)),
+            new Definition("root-ca-cert-publisher", "root-ca-cert-publisher", "root-ca-cert-publisher",
+                    keyed(RootCaCertPublisher::fromEnvironment)));
 
     private ControllerManager() {
     }

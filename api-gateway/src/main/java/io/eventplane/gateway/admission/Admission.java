@@ -27,7 +27,16 @@ public final class Admission {
      */
     public Admission(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
                      Duration serviceAccountWait) {
-        this.chain = AdmissionChain.forApi(view, clock, quotaStatus, serviceAccountWait);
+        this(view, clock, quotaStatus, serviceAccountWait, false);
+    }
+
+    /**
+     * As above; {@code mountServiceAccountTokens}: new pods get the projected {@code kube-api-access-*} token volume
+     * (where the API issues ServiceAccount tokens, i.e. holds the cluster's signing key).
+     */
+    public Admission(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
+                     Duration serviceAccountWait, boolean mountServiceAccountTokens) {
+        this.chain = AdmissionChain.forApi(view, clock, quotaStatus, serviceAccountWait, mountServiceAccountTokens);
     }
 
     /**

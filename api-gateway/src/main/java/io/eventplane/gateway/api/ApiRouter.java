@@ -66,12 +66,21 @@ public final class ApiRouter {
     /** As above, issuing ServiceAccount tokens ({@code serviceaccounts/<name>/token}) with {@code tokens}. */
     public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress,
                      ServiceAccountTokens tokens) {
+        this(backend, readiness, serverAddress, tokens, false);
+    }
+
+    /**
+     * As above; {@code mountServiceAccountTokens}: new pods get the projected token volume (the gateway holds the
+     * cluster's signing key, as in {@code eventplane up}).
+     */
+    public ApiRouter(Backend backend, Readiness readiness, Supplier<String> serverAddress,
+                     ServiceAccountTokens tokens, boolean mountServiceAccountTokens) {
         this.tokenRequests = new TokenRequestHandler(backend, tokens);
         this.authorization = new Authorization(backend.view(), Authorization.enabledBySetting());
         backend.view().addListener(authorization::changed);
         Submitter submitter = new Submitter(backend, authorization);
         Admission admission = new Admission(backend.view(), backend.clock(), new QuotaStatusWriter(backend),
-                SERVICE_ACCOUNT_WAIT);
+                SERVICE_ACCOUNT_WAIT, mountServiceAccountTokens);
         this.reads = new ReadHandler(backend);
         this.writes = new WriteHandler(backend, submitter, admission);
         this.deletes = new DeleteHandler(backend, submitter, admission);

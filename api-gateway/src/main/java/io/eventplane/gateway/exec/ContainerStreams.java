@@ -6,6 +6,7 @@ import io.eventplane.core.container.ContainerShape;
 import io.eventplane.core.container.ExecResponse;
 import io.eventplane.core.container.Shell;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.gateway.auth.authn.ServiceAccountTokens;
 import io.eventplane.gateway.wire.ApiException;
 import io.eventplane.gateway.wire.KubeStatus;
 import io.eventplane.gateway.wire.Statuses;
@@ -30,11 +31,21 @@ public final class ContainerStreams {
     private final ClusterView view;
     private final Clock clock;
     private final ExecutorService threads;
+    private final ServiceAccountTokens tokens;
 
     public ContainerStreams(ClusterView view, Clock clock, ExecutorService threads) {
+        this(view, clock, threads, null);
+    }
+
+    /**
+     * As above; {@code tokens} signs the tokens of projected ServiceAccount token volumes (as the kubelet gets them
+     * from TokenRequest); null shows a placeholder.
+     */
+    public ContainerStreams(ClusterView view, Clock clock, ExecutorService threads, ServiceAccountTokens tokens) {
         this.view = view;
         this.clock = clock;
         this.threads = threads;
+        this.tokens = tokens;
     }
 
     public StreamSession open(String subresource, String namespace, String name, Map<String, List<String>> params,
@@ -149,7 +160,7 @@ public final class ContainerStreams {
     }
 
     private Shell shell(Pod pod, ContainerShape container) {
-        ContainerEnvironment environment = ContainerEnvironment.resolve(pod, container, new ViewSources(view));
+        ContainerEnvironment environment = ContainerEnvironment.resolve(pod, container, new ViewSources(view, tokens, clock));
         return new Shell(environment, ExecResponse.declared(pod, container.name()));
     }
 

@@ -3,6 +3,7 @@ package io.eventplane.client.admission;
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.decide.KindRules;
 import io.eventplane.core.decide.RulesRegistry;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -54,8 +55,18 @@ public final class AdmissionChain {
      */
     public static AdmissionChain forApi(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
                                         Duration serviceAccountWait) {
+        return forApi(view, clock, quotaStatus, serviceAccountWait, false);
+    }
+
+    /**
+     * As above; {@code mountServiceAccountTokens}: new pods get the projected {@code kube-api-access-*} token volume
+     * (where the API issues ServiceAccount tokens, i.e. holds the cluster's signing key).
+     */
+    public static AdmissionChain forApi(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
+                                        Duration serviceAccountWait, boolean mountServiceAccountTokens) {
         return new AdmissionChain(view, clock, quotaStatus, new NamespaceLifecycle(view),
-                new ServiceAccountAdmission(view, serviceAccountWait, true));
+                new ServiceAccountAdmission(view, serviceAccountWait, true, mountServiceAccountTokens,
+                        new SecureRandom()));
     }
 
     /**
@@ -66,7 +77,7 @@ public final class AdmissionChain {
     public static AdmissionChain forControllers(ClusterView view, Clock clock,
                                                 ResourceQuotaAdmission.StatusWriter quotaStatus) {
         return new AdmissionChain(view, clock, quotaStatus, null,
-                new ServiceAccountAdmission(view, Duration.ZERO, false));
+                new ServiceAccountAdmission(view, Duration.ZERO, false, false, new SecureRandom()));
     }
 
     /**

@@ -3,32 +3,65 @@ package io.eventplane.client.admission;
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.decide.PodRules;
 import io.eventplane.core.kinds.Kinds;
+import io.eventplane.core.meta.NameSuffixes;
+import io.eventplane.model.ConfigMapProjection;
+import io.eventplane.model.Container;
+import io.eventplane.model.DownwardAPIProjection;
+import io.eventplane.model.DownwardAPIVolumeFile;
+import io.eventplane.model.KeyToPath;
 import io.eventplane.model.LocalObjectReference;
+import io.eventplane.model.ObjectFieldSelector;
 import io.eventplane.model.Pod;
 import io.eventplane.model.PodSpec;
+import io.eventplane.model.ProjectedVolumeSource;
 import io.eventplane.model.ServiceAccount;
+import io.eventplane.model.ServiceAccountTokenProjection;
+import io.eventplane.model.Volume;
+import io.eventplane.model.VolumeMount;
+import io.eventplane.model.VolumeProjection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Kubernetes' ServiceAccount plugin for a new pod: the {@code default} ServiceAccount unless it names one, which must
  * exist ({@code error looking up service account ns/x: serviceaccount "x" not found}), and that account's image pull
  * secrets when the pod has none. The default account is waited for a while, as Kubernetes retries for it: the
- * service account controller creates it when the namespace appears. Token volumes are not mounted.
+ * service account controller creates it when the namespace appears.
+ *
+ * <p>Where the API issues ServiceAccount tokens ({@code mountTokens}: the gateway has the cluster's signing key), a
+ * pod that does not opt out ({@code automountServiceAccountToken: false} on the pod, else on its account) also gets
+ * Kubernetes' {@code kube-api-access-<5 random>} projected volume (a bound token, the cluster CA of
+ * {@code kube-root-ca.crt}, the namespace), mounted read-only at {@value #MOUNT_PATH} in every init and app container
+ * that has nothing mounted there yet (ephemeral containers are added later and never get it). Without a key (plain
+ * HTTP test harnesses) and for controllers' pods nothing is mounted, as before.
  */
 final class ServiceAccountAdmission implements AdmissionChain.Mutating {
+    static final String MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+    static final String VOLUME_PREFIX = "kube-api-access-";
+    /** kube-apiserver's projected token lifetime: an hour and 7 seconds (the 7 tell it apart). */
+    static final long TOKEN_SECONDS = 3607;
+    static final String ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
     private static final String MIRROR_POD = "kubernetes.io/config.mirror";
     private final ClusterView view;
     private final Duration defaultWait;
     private final boolean defaultRequired;
+    private final boolean mountTokens;
+    private final Random random;
 
-    /** @param defaultRequired whether a pod is refused when its namespace's {@code default} account is missing */
-    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean defaultRequired) {
+    /**
+     * @param defaultRequired whether a pod is refused when its namespace's {@code default} account is missing
+     * @param mountTokens     whether pods get the projected token volume
+     */
+    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean defaultRequired, boolean mountTokens,
+                            Random random) {
         this.view = view;
         this.defaultWait = defaultWait;
         this.defaultRequired = defaultRequired;
+        this.mountTokens = mountTokens;
+        this.random = random;
     }
 
     @Override
@@ -61,7 +94,77 @@ final class ServiceAccountAdmission implements AdmissionChain.Mutating {
             account.getImagePullSecrets().forEach(s -> secrets.add(LocalObjectReference.newBuilder(s).build()));
             spec.setImagePullSecrets(secrets);
         }
+        if (mountTokens && automount(spec, account)) {
+            mountToken(spec);
+        }
         return Pod.newBuilder(pod).setSpec(spec).build();
+    }
+
+    /** The pod's choice first, then its account's; mounted unless one says no. */
+    private static boolean automount(PodSpec spec, ServiceAccount account) {
+        if (spec.getAutomountServiceAccountToken() != null) {
+            return spec.getAutomountServiceAccountToken();
+        }
+        return account.getAutomountServiceAccountToken() == null || account.getAutomountServiceAccountToken();
+    }
+
+    /** The token volume (an existing {@code kube-api-access-*} one is reused) and a mount where none is. */
+    private void mountToken(PodSpec spec) {
+        List<Volume> volumes = spec.getVolumes() == null ? new ArrayList<>() : new ArrayList<>(spec.getVolumes());
+        String volumeName = volumes.stream().map(Volume::getName)
+                .filter(n -> n != null && n.startsWith(VOLUME_PREFIX)).findFirst().orElse(null);
+        boolean hasVolume = volumeName != null;
+        if (!hasVolume) {
+            volumeName = VOLUME_PREFIX + NameSuffixes.random(random, 5);
+        }
+        boolean mounted = false;
+        if (spec.getInitContainers() != null) {
+            List<Container> init = new ArrayList<>(spec.getInitContainers());
+            mounted = mountIn(init, volumeName);
+            spec.setInitContainers(init);
+        }
+        if (spec.getContainers() != null) {
+            List<Container> app = new ArrayList<>(spec.getContainers());
+            mounted |= mountIn(app, volumeName);
+            spec.setContainers(app);
+        }
+        if (mounted && !hasVolume) {
+            volumes.add(tokenVolume(volumeName));
+            spec.setVolumes(volumes);
+        }
+    }
+
+    /** Mounts the volume in each container with nothing at the path yet; whether any got it. */
+    private static boolean mountIn(List<Container> containers, String volumeName) {
+        boolean any = false;
+        for (int i = 0; i < containers.size(); i++) {
+            Container c = containers.get(i);
+            List<VolumeMount> mounts = c.getVolumeMounts() == null ? new ArrayList<>()
+                    : new ArrayList<>(c.getVolumeMounts());
+            if (mounts.stream().anyMatch(m -> MOUNT_PATH.equals(m.getMountPath()))) {
+                continue;
+            }
+            mounts.add(VolumeMount.newBuilder().setName(volumeName).setReadOnly(true).setMountPath(MOUNT_PATH)
+                    .build());
+            containers.set(i, Container.newBuilder(c).setVolumeMounts(mounts).build());
+            any = true;
+        }
+        return any;
+    }
+
+    private static Volume tokenVolume(String name) {
+        VolumeProjection token = VolumeProjection.newBuilder().setServiceAccountToken(
+                ServiceAccountTokenProjection.newBuilder().setExpirationSeconds(TOKEN_SECONDS).setPath("token")
+                        .build()).build();
+        VolumeProjection ca = VolumeProjection.newBuilder().setConfigMap(ConfigMapProjection.newBuilder()
+                .setName(ROOT_CA_CONFIG_MAP).setItems(List.of(KeyToPath.newBuilder().setKey("ca.crt")
+                        .setPath("ca.crt").build())).build()).build();
+        VolumeProjection namespace = VolumeProjection.newBuilder().setDownwardAPI(DownwardAPIProjection.newBuilder()
+                .setItems(List.of(DownwardAPIVolumeFile.newBuilder().setPath("namespace")
+                        .setFieldRef(ObjectFieldSelector.newBuilder().setApiVersion("v1")
+                                .setFieldPath("metadata.namespace").build()).build())).build()).build();
+        return Volume.newBuilder().setName(name).setProjected(ProjectedVolumeSource.newBuilder()
+                .setSources(List.of(token, ca, namespace)).setDefaultMode(0644).build()).build();
     }
 
     /** The account, waiting a while for the default one (the controller may not have made it yet). */

@@ -2,8 +2,10 @@ package io.eventplane.core.container;
 
 import io.eventplane.model.ConfigMap;
 import io.eventplane.model.Node;
+import io.eventplane.model.Pod;
 import io.eventplane.model.Secret;
 import io.eventplane.model.Service;
+import io.eventplane.model.ServiceAccountTokenProjection;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,4 +20,12 @@ public interface ContainerSources {
 
     /** The pod's node (for the allocatable fallback of resource limits), if known. */
     Optional<Node> node(String name);
+
+    /**
+     * The token of a projected ServiceAccount token source, as the kubelet gets it from TokenRequest (bound to the
+     * pod); empty where no one signs tokens, and a placeholder is shown.
+     */
+    default Optional<String> serviceAccountToken(Pod pod, ServiceAccountTokenProjection projection) {
+        return Optional.empty();
+    }
 }

@@ -15,8 +15,9 @@ import java.util.TreeMap;
 
 /**
  * The files a container sees: each volume mount's content at its mount path (ConfigMap and Secret keys or their
- * {@code items}, downward API files, projected volumes' sources, a service account token; emptyDir and the other
- * kinds as empty directories; {@code subPath} mounts one entry), plus {@code /etc/hostname} and {@code /etc/hosts}.
+ * {@code items}, downward API files, projected volumes' sources, a service account token (the sources' one, else a
+ * placeholder); emptyDir and the other kinds as empty directories; {@code subPath} mounts one entry), plus
+ * {@code /etc/hostname} and {@code /etc/hosts}.
  */
 public final class MountedFiles {
     static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.simulated-service-account-token.c2lt";
@@ -89,7 +90,8 @@ public final class MountedFiles {
                     downward(pod, container, source.getDownwardAPI().getItems(), node, out);
                 } else if (source.getServiceAccountToken() != null) {
                     String path = source.getServiceAccountToken().getPath();
-                    out.put(path == null ? "token" : path, TOKEN.getBytes(StandardCharsets.UTF_8));
+                    String token = sources.serviceAccountToken(pod, source.getServiceAccountToken()).orElse(TOKEN);
+                    out.put(path == null ? "token" : path, token.getBytes(StandardCharsets.UTF_8));
                 }
             }
         }

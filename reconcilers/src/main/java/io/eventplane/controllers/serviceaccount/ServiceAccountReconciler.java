@@ -57,7 +57,7 @@ public final class ServiceAccountReconciler implements Reconciler {
     }
 
     /** Active, not being deleted: a namespace that may still get new content. */
-    static boolean active(Namespace ns) {
+    public static boolean active(Namespace ns) {
         String phase = ns.getStatus() == null ? null : ns.getStatus().getPhase();
         return ns.getMetadata().getDeletionTimestamp() == null && !"Terminating".equals(phase);
     }

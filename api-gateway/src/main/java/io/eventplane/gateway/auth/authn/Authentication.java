@@ -32,6 +32,19 @@ public final class Authentication {
     @FunctionalInterface
     public interface ServiceAccounts {
         Optional<String> uid(String namespace, String name);
+
+        /**
+         * The uid of the pod a bound token names, as kube-apiserver checks it: a token bound to a pod that is gone (or
+         * re-created) is no longer believed. By default unknown, and the token is believed.
+         */
+        default Optional<String> podUid(String namespace, String name) {
+            return Optional.empty();
+        }
+
+        /** Whether {@link #podUid} is looked up (else bound tokens are not checked against their pod). */
+        default boolean checksPods() {
+            return false;
+        }
     }
 
     private final CertificateAuthority clientCa;
@@ -141,6 +154,12 @@ public final class Authentication {
             if (uid.isEmpty() || (!c.uid().isEmpty() && !uid.get().equals(c.uid()))) {
                 LOG.info("authentication: a token of service account {}/{}, which no longer exists", c.namespace(),
                         c.name());
+                throw new ApiException(unauthorized());
+            }
+            if (c.podName() != null && serviceAccounts.checksPods()
+                    && !serviceAccounts.podUid(c.namespace(), c.podName()).map(u -> u.equals(c.podUid())).orElse(false)) {
+                LOG.info("authentication: a token bound to pod {}/{}, which no longer exists", c.namespace(),
+                        c.podName());
                 throw new ApiException(unauthorized());
             }
             Map<String, List<String>> extra = new LinkedHashMap<>();

@@ -49,6 +49,14 @@ public record GatewaySecurity(ClusterPki pki, Path tokenFile, boolean anonymous,
         return pki != null;
     }
 
+    /**
+     * Whether ServiceAccount tokens are signed with the cluster's key (it has one): then pods get projected token
+     * volumes. Without one, tokens are signed by a key that dies with the gateway and pods get none.
+     */
+    public boolean signsServiceAccountTokens() {
+        return pki != null;
+    }
+
     /** The authenticators this configuration asks for. */
     public Authentication authentication(Authentication.ServiceAccounts accounts, Clock clock) {
         UserInfo unauthenticated = anonymous ? UserInfo.anonymous() : pki == null ? Authentication.UNSECURED : null;
