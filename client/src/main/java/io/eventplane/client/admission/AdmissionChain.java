@@ -65,19 +65,21 @@ public final class AdmissionChain {
     public static AdmissionChain forApi(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
                                         Duration serviceAccountWait, boolean mountServiceAccountTokens) {
         return new AdmissionChain(view, clock, quotaStatus, new NamespaceLifecycle(view),
-                new ServiceAccountAdmission(view, serviceAccountWait, true, mountServiceAccountTokens,
+                new ServiceAccountAdmission(view, serviceAccountWait, true, namespace -> mountServiceAccountTokens,
                         new SecureRandom()));
     }
 
     /**
      * The chain a controller's creates go through: the same plugins, except that namespace lifecycle is left to the
      * namespace controller and the writer, and a namespace's missing {@code default} ServiceAccount does not hold a
-     * controller's pods back (a named account that is missing does); a controller never blocks waiting for one.
+     * controller's pods back (a named account that is missing does); a controller never blocks waiting for one. Pods
+     * get the projected token volume where the cluster CA is published (see {@link ServiceAccountAdmission}).
      */
     public static AdmissionChain forControllers(ClusterView view, Clock clock,
                                                 ResourceQuotaAdmission.StatusWriter quotaStatus) {
         return new AdmissionChain(view, clock, quotaStatus, null,
-                new ServiceAccountAdmission(view, Duration.ZERO, false, false, new SecureRandom()));
+                new ServiceAccountAdmission(view, Duration.ZERO, false,
+                        ServiceAccountAdmission.whereRootCaPublished(view), new SecureRandom()));
     }
 
     /**

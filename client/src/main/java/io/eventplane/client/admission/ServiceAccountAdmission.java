@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -36,7 +37,9 @@ import org.apache.avro.specific.SpecificRecord;
  * Kubernetes' {@code kube-api-access-<5 random>} projected volume (a bound token, the cluster CA of
  * {@code kube-root-ca.crt}, the namespace), mounted read-only at {@value #MOUNT_PATH} in every init and app container
  * that has nothing mounted there yet (ephemeral containers are added later and never get it). Without a key (plain
- * HTTP test harnesses) and for controllers' pods nothing is mounted, as before.
+ * HTTP test harnesses) nothing is mounted, as before. Controllers do not hold the key: their pods get the volume in
+ * namespaces where the cluster CA is published ({@code kube-root-ca.crt}, which the root-ca-cert-publisher writes
+ * only where a cluster CA exists, and that CA is the one that signs the tokens).
  */
 final class ServiceAccountAdmission implements AdmissionChain.Mutating {
     static final String MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -48,19 +51,19 @@ final class ServiceAccountAdmission implements AdmissionChain.Mutating {
     private final ClusterView view;
     private final Duration defaultWait;
     private final boolean defaultRequired;
-    private final boolean mountTokens;
+    private final Predicate<String> mountTokensIn;
     private final Random random;
 
     /**
      * @param defaultRequired whether a pod is refused when its namespace's {@code default} account is missing
-     * @param mountTokens     whether pods get the projected token volume
+     * @param mountTokensIn   whether pods of a namespace get the projected token volume
      */
-    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean defaultRequired, boolean mountTokens,
-                            Random random) {
+    ServiceAccountAdmission(ClusterView view, Duration defaultWait, boolean defaultRequired,
+                            Predicate<String> mountTokensIn, Random random) {
         this.view = view;
         this.defaultWait = defaultWait;
         this.defaultRequired = defaultRequired;
-        this.mountTokens = mountTokens;
+        this.mountTokensIn = mountTokensIn;
         this.random = random;
     }
 
@@ -94,10 +97,15 @@ final class ServiceAccountAdmission implements AdmissionChain.Mutating {
             account.getImagePullSecrets().forEach(s -> secrets.add(LocalObjectReference.newBuilder(s).build()));
             spec.setImagePullSecrets(secrets);
         }
-        if (mountTokens && automount(spec, account)) {
+        if (mountTokensIn.test(request.namespace()) && automount(spec, account)) {
             mountToken(spec);
         }
         return Pod.newBuilder(pod).setSpec(spec).build();
+    }
+
+    /** Namespaces where the cluster CA is published, hence a cluster that signs ServiceAccount tokens. */
+    static Predicate<String> whereRootCaPublished(ClusterView view) {
+        return namespace -> view.get(Kinds.CONFIG_MAP.kind(), namespace, ROOT_CA_CONFIG_MAP).isPresent();
     }
 
     /** The pod's choice first, then its account's; mounted unless one says no. */

@@ -124,4 +124,24 @@ class AdmissionChainTest {
         assertEquals("Operation cannot be fulfilled on resourcequotas \"q\": changed",
                 AdmissionRefusal.conflict(Kinds.RESOURCE_QUOTA, "q", "changed").message());
     }
+
+    @Test
+    @DisplayName("issue 23: a controller's pod gets the projected token volume where the cluster CA is published "
+            + "(kube-root-ca.crt: a cluster that signs ServiceAccount tokens), not elsewhere")
+    void tokenVolumeWhereTheClusterCaIsPublished() {
+        put(parse(io.eventplane.model.ServiceAccount.class, "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\","
+                + "\"metadata\":{\"name\":\"default\",\"namespace\":\"shop\"}}"));
+        Pod without = (Pod) create(controllers, pod("a", null)).object();
+        assertEquals(null, without.getSpec().getVolumes(), "no CA published: no token volume");
+
+        put(parse(io.eventplane.model.ConfigMap.class, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
+                + "\"name\":\"kube-root-ca.crt\",\"namespace\":\"shop\"},\"data\":{\"ca.crt\":\"pem\"}}"));
+        Pod with = (Pod) create(controllers, pod("b", null)).object();
+        assertEquals(1, with.getSpec().getVolumes().size());
+        assertTrue(with.getSpec().getVolumes().get(0).getName().startsWith("kube-api-access-"));
+        assertEquals("/var/run/secrets/kubernetes.io/serviceaccount",
+                with.getSpec().getContainers().get(0).getVolumeMounts().get(0).getMountPath());
+        Pod optedOut = (Pod) create(controllers, pod("c", "\"automountServiceAccountToken\":false")).object();
+        assertEquals(null, optedOut.getSpec().getVolumes(), "the pod opts out");
+    }
 }
