@@ -86,7 +86,9 @@ class Fabric8CoreKindsTest {
 
         T got = op.withName(name).get();
         assertEquals(created.getMetadata().getUid(), got.getMetadata().getUid());
-        assertEquals(created.getMetadata().getResourceVersion(), got.getMetadata().getResourceVersion());
+        if (!item.getKind().equals("ResourceQuota")) { // its controller may have written the status since
+            assertEquals(created.getMetadata().getResourceVersion(), got.getMetadata().getResourceVersion());
+        }
         List<T> listed = op.withLabel("proof", name).list().getItems();
         assertEquals(List.of(name), listed.stream().map(o -> o.getMetadata().getName()).toList());
         assertEquals(List.of(), op.withLabel("proof", "nobody").list().getItems());

@@ -34,7 +34,11 @@ class InFlightLimitApiTest {
             + "Retry-After at once; reads have their own limit; watches are exempt; the slot comes back")
     void requestsBeyondTheLimitAre429() throws Exception {
         String pods = "/api/v1/namespaces/default/pods";
-        // With the writer stopped a create holds its slot until its timeout.
+        // Admission needs the namespace's default ServiceAccount (the controller writes it through the writer);
+        // then, with the writer stopped, a create holds its slot until its timeout.
+        GatewayFixture.awaitTrue("the default ServiceAccount", () ->
+                f.get("/api/v1/namespaces/default/serviceaccounts/default").statusCode() == 200,
+                java.time.Duration.ofSeconds(30));
         f.writer.close();
         java.util.concurrent.atomic.AtomicReference<CompletableFuture<HttpResponse<String>>> held =
                 new java.util.concurrent.atomic.AtomicReference<>();
