@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.eventplane.client.Requests;
 import io.eventplane.core.codec.KubeJson;
+import io.eventplane.core.kinds.CustomScale;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.LabelSelectors;

@@ -30,7 +30,23 @@ import java.util.function.BiFunction;
 final class PodAutoscalerDecider {
 
     /** What the HPA scales: its current replicas (spec.replicas of the scale subresource) and its pods. */
-    record Target(int replicas, List<Pod> pods) {
+    record Target(int replicas, List<Pod> pods, BadSelector badSelector) {
+        Target(int replicas, List<Pod> pods) {
+            this(replicas, pods, null);
+        }
+    }
+
+    /** Why the target's scale selects no pods (a custom kind's scale may lack a selector): upstream's words. */
+    record BadSelector(String eventReason, String error, String conditionMessage) {
+        static BadSelector missing() {
+            return new BadSelector("SelectorRequired", "selector is required",
+                    "the HPA target's scale is missing a selector");
+        }
+
+        static BadSelector invalid(String why) {
+            String error = "couldn't convert selector into a corresponding internal selector object: " + why;
+            return new BadSelector("InvalidSelector", error, error);
+        }
     }
 
     /**
@@ -88,6 +104,17 @@ final class PodAutoscalerDecider {
         } else if (current < min) {
             desired = min;
             reason = "Current number of replicas below Spec.MinReplicas";
+        } else if (target.badSelector() != null) {
+            BadSelector bad = target.badSelector();
+            conditions = set(conditions, "ScalingActive", false, "InvalidSelector", bad.conditionMessage(), now);
+            if (!"InvalidSelector".equals(reason(old.getConditions(), "ScalingActive"))) {
+                events.add(EventNotice.warning(ref, bad.eventReason(), bad.error()));
+                events.add(EventNotice.warning(ref, "FailedComputeMetricsReplicas", bad.error()));
+            }
+            HorizontalPodAutoscalerStatus status = HorizontalPodAutoscalerStatus.newBuilder(old)
+                    .setObservedGeneration(generation).setCurrentReplicas(current).setCurrentMetrics(null)
+                    .setConditions(conditions).build();
+            return new Decision(-1, null, status, events, history);
         } else {
             Metrics m = metrics(spec.getMetrics(), current, target.pods(), metrics, now);
             if (m.replicas < 0) {

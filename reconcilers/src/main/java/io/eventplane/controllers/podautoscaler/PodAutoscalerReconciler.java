@@ -4,13 +4,17 @@ import io.eventplane.client.ClusterView;
 import io.eventplane.client.events.EventNotice;
 import io.eventplane.client.events.ObjectReferences;
 import io.eventplane.client.usage.ResourceUsage;
+import io.eventplane.controllers.podautoscaler.PodAutoscalerDecider.BadSelector;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerDecider.Decision;
 import io.eventplane.controllers.podautoscaler.PodAutoscalerDecider.Target;
 import io.eventplane.controllers.podautoscaler.ReplicaCalculator.PodMetric;
 import io.eventplane.controllers.podautoscaler.ScalingBehavior.History;
 import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.CustomKinds;
+import io.eventplane.core.kinds.CustomScale;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.LabelSelectors;
+import io.eventplane.core.meta.ParsedLabelSelector;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.model.CrossVersionObjectReference;
 import io.eventplane.model.Deployment;
@@ -23,6 +27,8 @@ import io.eventplane.model.ReplicationController;
 import io.eventplane.model.ReplicationControllerSpec;
 import io.eventplane.model.StatefulSet;
 import io.eventplane.model.StatefulSetSpec;
+import io.eventplane.model.apiextensions.CustomObject;
+import io.eventplane.model.apiextensions.CustomResourceSubresourceScale;
 import io.eventplane.reconcile.Action;
 import io.eventplane.reconcile.Reconciler;
 import io.eventplane.reconcile.Reconciliation;
@@ -34,6 +40,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
@@ -43,7 +50,8 @@ import org.apache.avro.specific.SpecificRecord;
  * reads its target's scale and pods, the pods' usage from the kubelets' samples ({@link ResourceUsage}, what
  * metrics-server serves), decides ({@link PodAutoscalerDecider}), scales the target through its replicas (an update
  * preconditioned on the resourceVersion it read, as a scale subresource write) and writes its status. Targets:
- * Deployments, ReplicaSets, StatefulSets and ReplicationControllers (RS-19).
+ * Deployments, ReplicaSets, StatefulSets and ReplicationControllers (RS-19), and custom objects whose definition
+ * declares the scale subresource ({@link CustomScale}: replicas and selector at the definition's paths).
  *
  * <p>The recommendations and scale events the behavior looks back over are kept in memory, as upstream keeps them: a
  * new leader starts from each target's current size (its first scale-down waits a whole stabilization window).
@@ -96,8 +104,8 @@ public final class PodAutoscalerReconciler implements Reconciler {
         String namespace = current.getNamespace();
         CrossVersionObjectReference ref = hpa.getSpec().getScaleTargetRef();
         ObjectChanged targetChange = ref == null || ref.getKind() == null || ref.getName() == null ? null
-                : Kinds.byKind(ref.getKind()).flatMap(k -> view.get(k.kind(), namespace, ref.getName())).orElse(null);
-        Scalable scalable = targetChange == null ? null : Scalable.of(targetChange.getObject());
+                : kindOf(ref).flatMap(k -> view.get(k, namespace, ref.getName())).orElse(null);
+        Scalable scalable = targetChange == null ? null : Scalable.of(targetChange.getObject(), customScale(ref));
         Target target = null;
         String missing = null;
         if (scalable == null) {
@@ -112,7 +120,7 @@ public final class PodAutoscalerReconciler implements Reconciler {
                     pods.add(pod);
                 }
             }
-            target = new Target(scalable.replicas(), pods);
+            target = new Target(scalable.replicas(), pods, scalable.badSelector());
         }
         Decision d = PodAutoscalerDecider.decide(hpa, target, missing,
                 (resource, pod) -> metric(namespace, pod, resource), histories.getOrDefault(key, History.EMPTY), now);
@@ -127,6 +135,21 @@ public final class PodAutoscalerReconciler implements Reconciler {
             actions.add(new Action.UpdateStatus(HorizontalPodAutoscaler.newBuilder(hpa).setStatus(d.status()).build()));
         }
         return new Reconciliation(actions, d.events(), SYNC_PERIOD);
+    }
+
+    /** The kind the view stores the target as: a compiled kind, else the custom kind of its apiVersion. */
+    private static Optional<String> kindOf(CrossVersionObjectReference ref) {
+        return Kinds.byKind(ref.getKind()).map(k -> k.kind())
+                .or(() -> custom(ref).map(k -> k.info().kind()));
+    }
+
+    private static Optional<CustomKinds.CustomKind> custom(CrossVersionObjectReference ref) {
+        return Optional.ofNullable(ref.getApiVersion()).flatMap(v -> CustomKinds.byApiVersion(v, ref.getKind()))
+                .or(() -> CustomKinds.byKind(ref.getKind()));
+    }
+
+    private static CustomResourceSubresourceScale customScale(CrossVersionObjectReference ref) {
+        return custom(ref).flatMap(CustomScale::of).orElse(null);
     }
 
     /** The pod's usage of {@code resource} from its node's latest sample, in milli-units; null when unmeasured. */
@@ -144,9 +167,20 @@ public final class PodAutoscalerReconciler implements Reconciler {
         }).filter(m -> resource.equals("cpu") || resource.equals("memory")).orElse(null);
     }
 
-    /** A target with a scale subresource: its replicas, which pods it selects, and itself at another size. */
-    private record Scalable(int replicas, Predicate<Map<String, String>> selects, SpecificRecord object) {
-        static Scalable of(Object o) {
+    /**
+     * A target with a scale subresource: its replicas, which pods it selects (none when its selector is bad), and
+     * itself at another size; {@code custom} is a custom kind's scale subresource.
+     */
+    private record Scalable(int replicas, Predicate<Map<String, String>> selects, BadSelector badSelector,
+                            SpecificRecord object, CustomResourceSubresourceScale custom) {
+        Scalable(int replicas, Predicate<Map<String, String>> selects, SpecificRecord object) {
+            this(replicas, selects, null, object, null);
+        }
+
+        static Scalable of(Object o, CustomResourceSubresourceScale custom) {
+            if (o instanceof CustomObject c) {
+                return custom == null ? null : ofCustom(c, custom);
+            }
             if (o instanceof Deployment d && d.getSpec() != null) {
                 return new Scalable(orOne(d.getSpec().getReplicas()), selector(d.getSpec().getSelector()), d);
             }
@@ -164,6 +198,21 @@ public final class PodAutoscalerReconciler implements Reconciler {
             return null;
         }
 
+        /** As the scale subresource reads it: the string selector at its path, parsed as a list's labelSelector. */
+        private static Scalable ofCustom(CustomObject c, CustomResourceSubresourceScale scale) {
+            int replicas = CustomScale.specReplicas(scale, c);
+            Optional<String> selector = CustomScale.selector(scale, c);
+            if (selector.isEmpty()) {
+                return new Scalable(replicas, labels -> false, BadSelector.missing(), c, scale);
+            }
+            try {
+                ParsedLabelSelector parsed = ParsedLabelSelector.parse(selector.get());
+                return new Scalable(replicas, parsed::matches, null, c, scale);
+            } catch (IllegalArgumentException e) {
+                return new Scalable(replicas, labels -> false, BadSelector.invalid(e.getMessage()), c, scale);
+            }
+        }
+
         private static Predicate<Map<String, String>> selector(io.eventplane.model.LabelSelector s) {
             return labels -> !LabelSelectors.isEmpty(s) && LabelSelectors.matches(s, labels);
         }
@@ -173,6 +222,9 @@ public final class PodAutoscalerReconciler implements Reconciler {
         }
 
         SpecificRecord scaledTo(int replicas) {
+            if (object instanceof CustomObject c) {
+                return CustomScale.scaled(custom, c, replicas);
+            }
             if (object instanceof Deployment d) {
                 return Deployment.newBuilder(d).setSpec(DeploymentSpec.newBuilder(d.getSpec()).setReplicas(replicas)
                         .build()).build();
