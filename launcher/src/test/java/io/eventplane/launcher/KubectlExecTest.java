@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,16 +76,13 @@ class KubectlExecTest {
                 image: busybox:1.36
             """;
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop")).startControllers("serviceaccount");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(Files.createDirectories(tmp.resolve("kubectl")), gateway.url());
+        cluster = KubectlCluster.start(tmp, "serviceaccount");
+        kubectl = cluster.kubectl();
         Files.writeString(kubectl.dir().resolve("objects.yaml"), OBJECTS);
         kubectl.ok("apply", "-f", kubectl.dir().resolve("objects.yaml").toString());
         kubectl.until(o -> o.equals("true"), 60, "get", "pod", "web", "-o",
@@ -97,10 +91,9 @@ class KubectlExecTest {
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

@@ -2,10 +2,7 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -53,16 +50,13 @@ class KubectlPortForwardTest {
             """;
     private static final Pattern FORWARDING = Pattern.compile("Forwarding from 127\\.0\\.0\\.1:(\\d+) -> (\\d+)");
 
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
-        loop.start(tmp.resolve("loop")).startControllers("serviceaccount");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(Files.createDirectories(tmp.resolve("kubectl")), gateway.url());
+        cluster = KubectlCluster.start(tmp, "serviceaccount");
+        kubectl = cluster.kubectl();
         Files.writeString(kubectl.dir().resolve("pod.yaml"), POD);
         kubectl.ok("apply", "-f", kubectl.dir().resolve("pod.yaml").toString());
         kubectl.until(o -> o.equals("Running"), 60, "get", "pod", "web", "-o", "jsonpath={.status.phase}");
@@ -70,10 +64,9 @@ class KubectlPortForwardTest {
 
     @AfterAll
     void stop() {
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     @Test

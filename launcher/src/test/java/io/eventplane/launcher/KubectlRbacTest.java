@@ -2,11 +2,8 @@ package io.eventplane.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.eventplane.gateway.GatewayServer;
 import io.eventplane.gateway.api.RequestUser;
-import io.eventplane.testkit.FreePorts;
 import io.eventplane.testkit.SharedClusterExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,17 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KubectlRbacTest {
     private static final String IDENTITIES = RequestUser.TEST_IDENTITIES.toLowerCase().replace('_', '.');
-    private final ControlLoop loop = new ControlLoop();
-    private GatewayServer gateway;
+    private KubectlCluster cluster;
     private Kubectl kubectl;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(Kubectl.path() != null, "kubectl is not on PATH");
         System.setProperty(IDENTITIES, "true");
-        loop.start(tmp.resolve("loop")).startControllers("namespace,serviceaccount,clusterrole-aggregation");
-        gateway = GatewayServer.start(loop.config(), FreePorts.next(), "127.0.0.1");
-        kubectl = Kubectl.against(tmp, gateway.url());
+        cluster = KubectlCluster.start(tmp, "namespace,serviceaccount,clusterrole-aggregation");
+        kubectl = cluster.kubectl();
         kubectl.ok("create", "namespace", "team");
         kubectl.until(o -> o.contains("default"), "get", "serviceaccounts", "-n", "team");
     }
@@ -51,10 +45,9 @@ class KubectlRbacTest {
     @AfterAll
     void stop() {
         System.clearProperty(IDENTITIES);
-        if (gateway != null) {
-            gateway.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        loop.close();
     }
 
     /** kubectl as {@code user} in {@code groups}. */
