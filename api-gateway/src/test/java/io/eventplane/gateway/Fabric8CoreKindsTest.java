@@ -93,6 +93,13 @@ class Fabric8CoreKindsTest {
         assertEquals(List.of(name), listed.stream().map(o -> o.getMetadata().getName()).toList());
         assertEquals(List.of(), op.withLabel("proof", "nobody").list().getItems());
 
+        if (item instanceof io.fabric8.kubernetes.api.model.ResourceQuota) {
+            // its controller writes the status (used) once; an edit racing that write is a 409, in Kubernetes too
+            GatewayFixture.awaitTrue(name + "'s quota status", () -> {
+                var q = (io.fabric8.kubernetes.api.model.ResourceQuota) op.withName(name).get();
+                return q.getStatus() != null && q.getStatus().getUsed() != null && !q.getStatus().getUsed().isEmpty();
+            }, java.time.Duration.ofSeconds(15));
+        }
         T edited = op.withName(name).edit(edit);
         assertNotEquals(created.getMetadata().getResourceVersion(), edited.getMetadata().getResourceVersion());
         T patched = op.withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
