@@ -35,10 +35,10 @@ final class SchemaCompiler {
             case STRING -> {
                 requireNoLogicalType(s);
                 if ("json-object".equals(s.getProp("k8s"))) {
-                    yield new JsonObjectCodec();
+                    yield JsonTextCodec.object();
                 }
                 if ("json".equals(s.getProp("k8s"))) {
-                    yield new JsonValueCodec();
+                    yield JsonTextCodec.anyValue();
                 }
                 yield "quantity".equals(s.getProp("k8s")) ? new QuantityCodec() : new StringCodec();
             }
