@@ -90,7 +90,7 @@ class SoakBenchmark {
         up = new ServiceProcesses("soak", Map.of());
         // GC logs (one per process: the registry child inherits the option): pauses that stall the broker show there
         Path gcLogs = Files.createDirectories(data.resolveSibling(data.getFileName() + "-gc"));
-        long pid = up.startWithHeap("up", "1g", "io.eventplane.launcher.Eventplane",
+        long pid = up.startWithHeap("up", System.getProperty("faults.soak.heap", "1g"), "io.eventplane.launcher.Eventplane",
                 Map.of("JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + gcLogs.resolve("gc-%p.log")),
                 "up", "--data-dir", data.toString(), "--port", Integer.toString(port), "--nodes", "4",
                 "--insecure-http").pid();
