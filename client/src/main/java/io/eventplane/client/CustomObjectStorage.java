@@ -79,12 +79,18 @@ public final class CustomObjectStorage {
         return change;
     }
 
-    /** The change as memory holds it: a typed custom object back to JSON text. */
+    /**
+     * The change as memory holds it: a typed custom object back to JSON text; a custom object's change written when
+     * custom kinds were named by their kind alone ({@code Widget}, not {@code Widget.example.com}) named as today.
+     */
     public ObjectChanged read(ObjectChanged change) {
-        if (change.getObject() instanceof CustomObject custom && custom.getTyped() != null) {
-            return ObjectChanged.newBuilder(change).setObject(untyped(custom)).build();
+        if (!(change.getObject() instanceof CustomObject custom)) {
+            return change;
         }
-        return change;
+        ObjectChanged out = custom.getTyped() == null ? change
+                : ObjectChanged.newBuilder(change).setObject(untyped(custom)).build();
+        return change.getKind().indexOf('.') >= 0 || custom.getKind() == null ? out
+                : ObjectChanged.newBuilder(out).setKind(CustomKinds.kindOf(custom)).build();
     }
 
     /** How many custom objects were stored typed, and as JSON text, by this process. */
@@ -97,7 +103,7 @@ public final class CustomObjectStorage {
     }
 
     Optional<CustomObject> typed(CustomObject object) {
-        Optional<CustomKind> kind = CustomKinds.byKind(object.getKind())
+        Optional<CustomKind> kind = CustomKinds.of(object)
                 .filter(k -> k.info().apiVersion().equals(object.getApiVersion()));
         Optional<Plan> plan = kind.flatMap(this::plan);
         if (plan.isEmpty()) {

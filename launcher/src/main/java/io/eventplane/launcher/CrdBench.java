@@ -61,20 +61,23 @@ final class CrdBench {
             sender.send(user.create(KubeJson.get().parseObject(CRD.getBytes(StandardCharsets.UTF_8),
                     Kinds.CUSTOM_RESOURCE_DEFINITION, FieldValidation.STRICT, null))).get(60, java.util.concurrent.TimeUnit.SECONDS);
             sender.flush();
-            await(() -> CustomKinds.byKind("Widget").isPresent(), Duration.ofSeconds(60));
-            KindInfo widget = CustomKinds.byKind("Widget").orElseThrow().info();
+            await(() -> CustomKinds.byKind(WIDGET).isPresent(), Duration.ofSeconds(60));
+            KindInfo widget = CustomKinds.byKind(WIDGET).orElseThrow().info();
             out.printf("crd bench: %,d custom objects (bench.example.com/v1 Widget) and %,d ConfigMaps%n", objects, objects);
-            double customRate = burst(view, sender, user, "Widget", objects, i -> widget(widget, "w-" + i));
+            double customRate = burst(view, sender, user, WIDGET, objects, i -> widget(widget, "w-" + i));
             double configRate = burst(view, sender, user, "ConfigMap", objects, i -> configMap("cm-" + i));
             out.printf("writer, burst of %,d creates: custom objects %,.0f events/s, ConfigMaps %,.0f events/s%n",
                     objects, customRate, configRate);
-            latency(out, "create latency, custom object", samples, view, sender, user, "Widget",
+            latency(out, "create latency, custom object", samples, view, sender, user, WIDGET,
                     i -> widget(widget, "lat-" + i));
             latency(out, "create latency, ConfigMap", samples, view, sender, user, "ConfigMap", i -> configMap("lat-" + i));
             list(out, "list all custom objects (view snapshot + JSON)", view, widget, objects);
             list(out, "list all ConfigMaps (view snapshot + JSON)", view, Kinds.CONFIG_MAP, objects);
         }
     }
+
+    /** The bench kind's log name (a custom kind is named with its group). */
+    private static final String WIDGET = "Widget.bench.example.com";
 
     private static double burst(ObjectView view, CommandSender sender, Commands user, String kind, int n,
                                 IntFunction<SpecificRecord> make) throws Exception {

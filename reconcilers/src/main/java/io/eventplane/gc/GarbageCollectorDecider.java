@@ -107,7 +107,7 @@ public final class GarbageCollectorDecider {
 
     private Resolution resolve(ObjectChanged item, boolean itemNamespaced, OwnerReference ref, OwnerGraph graph,
                                List<GcAction> actions) {
-        Optional<KindInfo> kind = Kinds.byKind(ref.getKind());
+        Optional<KindInfo> kind = Kinds.byReference(ref.getApiVersion(), ref.getKind());
         if (kind.isEmpty()) {
             return Resolution.UNRESOLVABLE; // a kind this control plane does not serve: never guess it is absent
         }

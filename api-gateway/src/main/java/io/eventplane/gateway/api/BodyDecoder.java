@@ -56,7 +56,7 @@ final class BodyDecoder {
                     List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf")));
         }
         if (body.length == 0) {
-            throw new ApiException(Statuses.badRequest("the request body is empty; expected a " + kind.kind()));
+            throw new ApiException(Statuses.badRequest("the request body is empty; expected a " + kind.objectKind()));
         }
         List<String> warnings = new ArrayList<>();
         try {
@@ -98,7 +98,7 @@ final class BodyDecoder {
         } else if (malformed) {
             message = "couldn't get version/kind; json parse error: " + e.getMessage();
         } else {
-            message = kind.kind() + " in version \"" + kind.version() + "\" cannot be handled as a " + kind.kind()
+            message = kind.objectKind() + " in version \"" + kind.version() + "\" cannot be handled as a " + kind.objectKind()
                     + ": " + e.getMessage();
         }
         return Statuses.badRequest(message, causes);

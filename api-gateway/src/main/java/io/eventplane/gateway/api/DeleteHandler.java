@@ -71,7 +71,7 @@ final class DeleteHandler {
             }
         }
         var list = Json.object();
-        list.put("kind", kind.kind() + "List");
+        list.put("kind", kind.objectKind() + "List");
         list.put("apiVersion", kind.apiVersion());
         list.putObject("metadata");
         var items = list.putArray("items");

@@ -82,8 +82,10 @@ final class HistoryHandler {
         String w = word.toLowerCase(Locale.ROOT);
         java.util.List<KindInfo> kinds = new java.util.ArrayList<>(Kinds.all());
         io.eventplane.core.kinds.CustomKinds.served().forEach(c -> kinds.add(c.info()));
-        return kinds.stream().filter(k -> k.kind().toLowerCase(Locale.ROOT).equals(w) || k.plural().equals(w)
-                        || k.singular().equals(w) || k.shortNames().contains(w)).findFirst()
+        return kinds.stream().filter(k -> k.kind().toLowerCase(Locale.ROOT).equals(w)
+                        || k.objectKind().toLowerCase(Locale.ROOT).equals(w) || k.plural().equals(w)
+                        || (k.plural() + "." + k.group()).equals(w) || k.singular().equals(w)
+                        || k.shortNames().contains(w)).findFirst()
                 .or(() -> Kinds.byKind(word))
                 .orElseThrow(() -> new ApiException(Statuses.badRequest("unknown kind \"" + word + "\"")));
     }

@@ -221,7 +221,7 @@ final class PatchHandler {
     }
 
     private static void checkTypeMeta(KindInfo kind, ObjectNode patched) {
-        if (!patched.path("kind").asText(kind.kind()).equals(kind.kind())
+        if (!patched.path("kind").asText(kind.objectKind()).equals(kind.objectKind())
                 || !patched.path("apiVersion").asText(kind.apiVersion()).equals(kind.apiVersion())) {
             throw new ApiException(Statuses.badRequest("the patch changes the object's apiVersion or kind: "
                     + patched.path("apiVersion").asText() + "/" + patched.path("kind").asText()));

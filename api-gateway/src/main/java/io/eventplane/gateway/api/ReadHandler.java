@@ -104,7 +104,7 @@ final class ReadHandler {
                     TableRenderer.Include.parse(request.param("includeObject")), tableVersion, meta, now()));
         }
         ObjectNode list = Json.object();
-        list.put("kind", kind.kind() + "List");
+        list.put("kind", kind.objectKind() + "List");
         list.put("apiVersion", kind.apiVersion());
         list.set("metadata", meta);
         ArrayNode items = list.putArray("items");

@@ -86,7 +86,7 @@ final class ChangeHistory {
         }
         entries.sort(Comparator.comparing(e -> e.get("time").asText()));
         ObjectNode out = Json.object();
-        out.put("kind", kind.kind());
+        out.put("kind", kind.objectKind());
         out.put("namespace", namespace);
         out.put("name", name);
         ArrayNode items = out.putArray("items");

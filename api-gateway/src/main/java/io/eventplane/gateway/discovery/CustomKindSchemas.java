@@ -24,7 +24,7 @@ final class CustomKindSchemas {
         for (int i = parts.length - 1; i >= 0; i--) {
             b.append(parts[i]).append('.');
         }
-        return b.append(k.version()).append('.').append(k.kind()).toString();
+        return b.append(k.version()).append('.').append(k.objectKind()).toString();
     }
 
     static String addKind(ObjectNode schemas, CustomKind kind) {
@@ -45,10 +45,10 @@ final class CustomKindSchemas {
         props.set("metadata", metadata);
         JsonNode described = root.get("description");
         if (described == null) {
-            root.put("description", kind.info().kind() + " is a custom kind of " + kind.info().group() + ".");
+            root.put("description", kind.info().objectKind() + " is a custom kind of " + kind.info().group() + ".");
         }
         root.putArray("x-kubernetes-group-version-kind").addObject().put("group", kind.info().group())
-                .put("kind", kind.info().kind()).put("version", kind.info().version());
+                .put("kind", kind.info().objectKind()).put("version", kind.info().version());
         schemas.set(name, root);
         return name;
     }

@@ -97,7 +97,7 @@ public final class Discovery {
             out.add(new Subresource("portforward", null, null, "PodPortForwardOptions", List.of("create", "get")));
         }
         if (k == Kinds.CERTIFICATE_SIGNING_REQUEST) {
-            out.add(new Subresource("approval", null, null, k.kind(), STATUS_VERBS));
+            out.add(new Subresource("approval", null, null, k.objectKind(), STATUS_VERBS));
         }
         if (k == Kinds.SERVICE_ACCOUNT) {
             out.add(new Subresource("token", "authentication.k8s.io", "v1", "TokenRequest", List.of("create")));
@@ -106,7 +106,7 @@ public final class Discovery {
             out.add(new Subresource("scale", "autoscaling", "v1", "Scale", STATUS_VERBS));
         }
         if (k.hasStatus()) {
-            out.add(new Subresource("status", null, null, k.kind(), STATUS_VERBS));
+            out.add(new Subresource("status", null, null, k.objectKind(), STATUS_VERBS));
         }
         return out;
     }
@@ -185,7 +185,7 @@ public final class Discovery {
             r.put("name", k.plural());
             r.put("singularName", k.singular());
             r.put("namespaced", k.namespaced());
-            r.put("kind", k.kind());
+            r.put("kind", k.objectKind());
             strings(r.putArray("verbs"), VERBS);
             if (!k.shortNames().isEmpty()) {
                 strings(r.putArray("shortNames"), k.shortNames());
@@ -212,7 +212,7 @@ public final class Discovery {
                 r.put("name", x.plural());
                 r.put("singularName", x.singular());
                 r.put("namespaced", x.namespaced());
-                r.put("kind", x.kind());
+                r.put("kind", x.objectKind());
                 strings(r.putArray("verbs"), x.verbs());
             }
         }
@@ -251,7 +251,7 @@ public final class Discovery {
             }
             ObjectNode r = resources.addObject();
             r.put("resource", k.plural());
-            responseKind(r.putObject("responseKind"), k, k.kind());
+            responseKind(r.putObject("responseKind"), k, k.objectKind());
             r.put("scope", k.namespaced() ? "Namespaced" : "Cluster");
             r.put("singularResource", k.singular());
             strings(r.putArray("verbs"), VERBS);
@@ -281,7 +281,7 @@ public final class Discovery {
             if (x.group().equals(group) && x.version().equals(version)) {
                 ObjectNode r = resources.addObject();
                 r.put("resource", x.plural());
-                r.putObject("responseKind").put("group", x.group()).put("version", x.version()).put("kind", x.kind());
+                r.putObject("responseKind").put("group", x.group()).put("version", x.version()).put("kind", x.objectKind());
                 r.put("scope", x.namespaced() ? "Namespaced" : "Cluster");
                 r.put("singularResource", x.singular());
                 strings(r.putArray("verbs"), x.verbs());

@@ -64,11 +64,11 @@ public final class OpenApi {
             paths.putObject(collection).set("get", readOperation(k, "list", root, true));
             ObjectNode item = paths.putObject(object);
             item.set("get", readOperation(k, "read", root, false));
-            item.set("patch", patchOperation(k, k.kind()));
+            item.set("patch", patchOperation(k, k.objectKind()));
             if (k.hasStatus()) {
                 ObjectNode st = paths.putObject(object + "/status");
                 st.set("get", readOperation(k, "readStatus", root, false));
-                st.set("patch", patchOperation(k, k.kind()));
+                st.set("patch", patchOperation(k, k.objectKind()));
             }
         }
         doc.putObject("components").set("schemas", schemas);
@@ -78,10 +78,10 @@ public final class OpenApi {
     /** GET of an object or a list; the response names the kind's schema (the list one as items of a list). */
     private static ObjectNode readOperation(KindInfo k, String verb, String root, boolean list) {
         ObjectNode op = Json.object();
-        op.put("operationId", verb + k.kind());
+        op.put("operationId", verb + k.objectKind());
         op.put("x-kubernetes-action", list ? "list" : "get");
         op.putObject("x-kubernetes-group-version-kind").put("group", k.group()).put("version", k.version())
-                .put("kind", k.kind());
+                .put("kind", k.objectKind());
         ObjectNode schema = op.putObject("responses").putObject("200").put("description", "OK")
                 .putObject("content").putObject("application/json").putObject("schema");
         if (list) {
@@ -97,7 +97,7 @@ public final class OpenApi {
 
     private static ObjectNode patchOperation(KindInfo k, String kind) {
         ObjectNode op = Json.object();
-        op.put("operationId", "patch" + k.kind());
+        op.put("operationId", "patch" + k.objectKind());
         op.putObject("x-kubernetes-group-version-kind").put("group", k.group()).put("version", k.version())
                 .put("kind", kind);
         var params = op.putArray("parameters");

@@ -102,7 +102,7 @@ final class EventWatch implements WatchStream {
             }
         }
         ObjectNode object = Json.object();
-        object.put("kind", options.kind().kind());
+        object.put("kind", options.kind().objectKind());
         object.put("apiVersion", options.kind().apiVersion());
         object.putObject("metadata").put("resourceVersion", ResourceVersions.encode(at));
         ObjectNode e = Json.object();

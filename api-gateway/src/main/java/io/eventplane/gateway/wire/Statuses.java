@@ -88,7 +88,7 @@ public final class Statuses {
             }
             sb.append(']');
         }
-        return new KubeStatus(422, "Invalid", sb.toString(), new Details(name, emptyToNull(kind.group()), kind.kind(),
+        return new KubeStatus(422, "Invalid", sb.toString(), new Details(name, emptyToNull(kind.group()), kind.objectKind(),
                 causes));
     }
 
@@ -133,7 +133,7 @@ public final class Statuses {
         String m = outcome.getMessage();
         int quote = m.indexOf(" \"");
         if (quote <= 0 || m.indexOf(' ') != quote) {
-            return kind.kind();
+            return kind.objectKind();
         }
         String named = m.substring(0, quote);
         int dot = named.indexOf('.');

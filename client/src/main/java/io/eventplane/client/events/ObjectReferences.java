@@ -17,7 +17,7 @@ public final class ObjectReferences {
         KindInfo kind = Kinds.of(object);
         ObjectMeta meta = ObjectAccess.meta(object);
         return ObjectReference.newBuilder()
-                .setKind(kind.kind())
+                .setKind(kind.objectKind())
                 .setApiVersion(kind.apiVersion())
                 .setNamespace(kind.namespaced() ? meta.getNamespace() : null)
                 .setName(meta.getName())

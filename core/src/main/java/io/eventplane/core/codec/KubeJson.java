@@ -83,7 +83,7 @@ public final class KubeJson {
         KindInfo kind = Kinds.of(object);
         ObjectNode out = mapper.createObjectNode();
         out.put("apiVersion", kind.apiVersion());
-        out.put("kind", kind.kind());
+        out.put("kind", kind.objectKind());
         out.setAll(encode(object));
         return out;
     }
@@ -97,7 +97,7 @@ public final class KubeJson {
             // Conversion None: every served version is the stored object under its own apiVersion.
             ObjectNode out = mapper.createObjectNode();
             out.put("apiVersion", served.apiVersion());
-            out.put("kind", served.kind());
+            out.put("kind", served.objectKind());
             out.setAll(encode(object));
             return out;
         }
@@ -107,7 +107,7 @@ public final class KubeJson {
         }
         ObjectNode out = mapper.createObjectNode();
         out.put("apiVersion", served.apiVersion());
-        out.put("kind", served.kind());
+        out.put("kind", served.objectKind());
         out.setAll(encode(served, object));
         return out;
     }
@@ -124,7 +124,7 @@ public final class KubeJson {
                 KindInfo kind = Kinds.of(object);
                 out.writeStartObject();
                 out.writeStringField("apiVersion", kind.apiVersion());
-                out.writeStringField("kind", kind.kind());
+                out.writeStringField("kind", kind.objectKind());
                 codec.writeFields(object, out);
                 out.writeEndObject();
                 return;
@@ -193,7 +193,7 @@ public final class KubeJson {
         }
         List<FieldError> errors = new ArrayList<>();
         check(parsed.root().get("apiVersion"), "apiVersion", served.apiVersion(), errors);
-        check(parsed.root().get("kind"), "kind", served.kind(), errors);
+        check(parsed.root().get("kind"), "kind", served.objectKind(), errors);
         if (!errors.isEmpty()) {
             throw new DecodeException(errors);
         }
@@ -233,7 +233,7 @@ public final class KubeJson {
 
     /** A custom object as sent to {@code served}: its apiVersion and kind are the served ones. */
     private static CustomObject served(CustomObject object, KindInfo served) {
-        return CustomObject.newBuilder(object).setApiVersion(served.apiVersion()).setKind(served.kind()).build();
+        return CustomObject.newBuilder(object).setApiVersion(served.apiVersion()).setKind(served.objectKind()).build();
     }
 
     /** The same object with the top-level fields renamed to the stored kind's (child nodes are shared, not copied). */

@@ -23,7 +23,7 @@ final class CustomObjectRules implements KindRules<CustomObject> {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static Optional<CustomKind> kindOf(CustomObject object) {
-        return CustomKinds.byKind(object.getKind());
+        return CustomKinds.of(object);
     }
 
     private static JSONSchemaProps schema(CustomKind kind) {

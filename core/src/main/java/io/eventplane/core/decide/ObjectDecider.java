@@ -1,6 +1,7 @@
 package io.eventplane.core.decide;
 
 import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
@@ -11,6 +12,7 @@ import io.eventplane.log.DeleteOptions;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.ObjectMeta;
+import io.eventplane.model.apiextensions.CustomObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -347,8 +349,13 @@ public final class ObjectDecider {
             throw new RejectedException(Rejection.badRequest("the command carries no object"));
         }
         if (!kind.type().isInstance(o)) {
-            throw new RejectedException(Rejection.badRequest("the command is about a " + kind.kind()
+            throw new RejectedException(Rejection.badRequest("the command is about a " + kind.objectKind()
                     + " but carries a " + o.getClass().getSimpleName()));
+        }
+        if (o instanceof CustomObject custom && custom.getKind() != null
+                && !CustomKinds.kindOf(custom).equals(kind.kind())) {
+            throw new RejectedException(Rejection.badRequest("the command is about a " + kind.kind()
+                    + " but carries a " + CustomKinds.kindOf(custom)));
         }
         return (SpecificRecord) o;
     }
@@ -440,7 +447,7 @@ public final class ObjectDecider {
 
     /** {@code Pod}, or {@code Ingress.networking.k8s.io}: how Kubernetes names a kind in an Invalid message. */
     public static String qualifiedKind(KindInfo kind) {
-        return kind.group().isEmpty() ? kind.kind() : kind.kind() + "." + kind.group();
+        return kind.group().isEmpty() ? kind.kind() : kind.objectKind() + "." + kind.group();
     }
 
     /** {@code pods}, or {@code leases.coordination.k8s.io}: how Kubernetes names a resource in messages. */

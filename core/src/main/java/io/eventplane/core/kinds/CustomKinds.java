@@ -83,7 +83,10 @@ public final class CustomKinds {
         return out;
     }
 
-    /** The storage version of the custom kind stored as {@code kind}, served or terminating. */
+    /**
+     * The storage version of the custom kind stored as {@code kind} ({@code Kind.group}, {@link KindInfo#kind()}),
+     * served or terminating.
+     */
     public static Optional<CustomKind> byKind(String kind) {
         for (Definition d : BY_DEFINITION.values()) {
             for (CustomKind k : d.kinds()) {
@@ -95,11 +98,26 @@ public final class CustomKinds {
         return Optional.empty();
     }
 
-    /** The served version {@code apiVersion} of the custom kind {@code kind}. */
+    /** The storage version of the custom kind {@code object} is (by its apiVersion's group and its kind). */
+    public static Optional<CustomKind> of(CustomObject object) {
+        return byKind(kindOf(object));
+    }
+
+    /** The log name ({@code Kind.group}) of the kind a custom object says it is. */
+    public static String kindOf(CustomObject object) {
+        return KindInfo.customKind(object.getKind() == null ? "" : object.getKind(), groupOf(object.getApiVersion()));
+    }
+
+    private static String groupOf(String apiVersion) {
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        return slash < 0 ? "" : apiVersion.substring(0, slash);
+    }
+
+    /** The served version {@code apiVersion} of the custom kind {@code kind} (as objects say it: no group). */
     public static Optional<CustomKind> byApiVersion(String apiVersion, String kind) {
         for (Definition d : BY_DEFINITION.values()) {
             for (CustomKind k : d.served()) {
-                if (k.info().kind().equals(kind) && k.info().apiVersion().equals(apiVersion)) {
+                if (k.info().objectKind().equals(kind) && k.info().apiVersion().equals(apiVersion)) {
                     return Optional.of(k);
                 }
             }
@@ -128,7 +146,7 @@ public final class CustomKinds {
         int slash = apiVersion.indexOf('/');
         String kind = object.getKind() == null ? "" : object.getKind();
         String singular = kind.toLowerCase(java.util.Locale.ROOT);
-        return new KindInfo(kind, slash < 0 ? "" : apiVersion.substring(0, slash), apiVersion.substring(slash + 1),
+        return new KindInfo(kindOf(object), groupOf(apiVersion), apiVersion.substring(slash + 1),
                 singular + "s", singular, List.of(), object.getMetadata() != null
                 && object.getMetadata().getNamespace() != null, false, CustomObject.class);
     }
@@ -153,7 +171,8 @@ public final class CustomKinds {
                 continue;
             }
             boolean status = v.getSubresources() != null && v.getSubresources().getStatus() != null;
-            KindInfo info = new KindInfo(names.getKind(), spec.getGroup(), v.getName(), names.getPlural(),
+            KindInfo info = new KindInfo(KindInfo.customKind(names.getKind(), spec.getGroup()), spec.getGroup(),
+                    v.getName(), names.getPlural(),
                     names.getSingular() == null ? names.getKind().toLowerCase(java.util.Locale.ROOT) : names.getSingular(),
                     names.getShortNames() == null ? List.of() : List.copyOf(names.getShortNames()),
                     "Namespaced".equals(spec.getScope()), status, CustomObject.class);

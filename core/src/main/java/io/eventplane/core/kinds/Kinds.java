@@ -165,7 +165,10 @@ public final class Kinds {
         return c != null ? c.servedType() : served.type();
     }
 
-    /** A stored kind: compiled in, or the storage version of a kind a CustomResourceDefinition defines. */
+    /**
+     * A stored kind by its log name ({@link KindInfo#kind()}): compiled in, or the storage version of a kind a
+     * CustomResourceDefinition defines ({@code Kind.group}).
+     */
     public static Optional<KindInfo> byKind(String kind) {
         KindInfo k = BY_KIND.get(kind);
         return k != null ? Optional.of(k) : CustomKinds.byKind(kind).map(CustomKinds.CustomKind::info);
@@ -177,7 +180,7 @@ public final class Kinds {
 
     public static KindInfo of(SpecificRecord object) {
         if (object instanceof CustomObject custom) {
-            return CustomKinds.byKind(custom.getKind()).map(CustomKinds.CustomKind::info)
+            return CustomKinds.of(custom).map(CustomKinds.CustomKind::info)
                     .orElseGet(() -> CustomKinds.undefined(custom));
         }
         KindInfo k = BY_TYPE.get(object.getClass());
@@ -185,6 +188,24 @@ public final class Kinds {
             throw new IllegalArgumentException("not a stored kind: " + object.getClass().getName());
         }
         return k;
+    }
+
+    /**
+     * The stored kind a reference names (an owner reference, a scale target, an involved object): by its apiVersion's
+     * group and its kind, so a custom {@code Deployment} of {@code example.com} is not apps/v1's.
+     */
+    public static Optional<KindInfo> byReference(String apiVersion, String kind) {
+        if (kind == null) {
+            return Optional.empty();
+        }
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+        KindInfo compiled = BY_KIND.get(kind);
+        if (compiled != null && (apiVersion == null
+                || SERVED.stream().anyMatch(k -> k.kind().equals(kind) && k.group().equals(group)))) {
+            return Optional.of(compiled);
+        }
+        return CustomKinds.byKind(KindInfo.customKind(kind, group)).map(CustomKinds.CustomKind::info);
     }
 
     /** The kind served at {@code group/version/plural}, if any. */

@@ -84,7 +84,9 @@ public final class ObjectAccess {
                 identity.setResourceVersion(m.getResourceVersion());
                 identity.setManagedFields(m.getManagedFields());
                 out.put(f.pos(), identity);
-            } else if (f.name().equals("status") || !optional) {
+            } else if (f.name().equals("status") || !optional || f.name().equals("apiVersion")
+                    || f.name().equals("kind")) {
+                // a custom object says its own kind: without it the status would belong to no kind
                 out.put(f.pos(), object.get(f.pos()));
             }
         }

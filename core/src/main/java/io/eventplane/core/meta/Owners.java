@@ -13,7 +13,7 @@ public final class Owners {
     }
 
     public static OwnerReference controllerRef(KindInfo kind, ObjectMeta owner) {
-        return OwnerReference.newBuilder().setApiVersion(kind.apiVersion()).setKind(kind.kind())
+        return OwnerReference.newBuilder().setApiVersion(kind.apiVersion()).setKind(kind.objectKind())
                 .setName(owner.getName()).setUid(owner.getUid()).setController(true).setBlockOwnerDeletion(true)
                 .build();
     }

@@ -12,6 +12,7 @@ import io.eventplane.controllers.podautoscaler.ScalingBehavior.History;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.core.kinds.CustomScale;
+import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.LabelSelectors;
 import io.eventplane.core.meta.ParsedLabelSelector;
@@ -139,13 +140,11 @@ public final class PodAutoscalerReconciler implements Reconciler {
 
     /** The kind the view stores the target as: a compiled kind, else the custom kind of its apiVersion. */
     private static Optional<String> kindOf(CrossVersionObjectReference ref) {
-        return Kinds.byKind(ref.getKind()).map(k -> k.kind())
-                .or(() -> custom(ref).map(k -> k.info().kind()));
+        return Kinds.byReference(ref.getApiVersion(), ref.getKind()).map(KindInfo::kind);
     }
 
     private static Optional<CustomKinds.CustomKind> custom(CrossVersionObjectReference ref) {
-        return Optional.ofNullable(ref.getApiVersion()).flatMap(v -> CustomKinds.byApiVersion(v, ref.getKind()))
-                .or(() -> CustomKinds.byKind(ref.getKind()));
+        return Optional.ofNullable(ref.getApiVersion()).flatMap(v -> CustomKinds.byApiVersion(v, ref.getKind()));
     }
 
     private static CustomResourceSubresourceScale customScale(CrossVersionObjectReference ref) {
