@@ -43,6 +43,15 @@ public record Topics(String prefix) {
     }
 
     /**
+     * Every CustomResourceDefinition's latest change (the event log's record, keyed like it), compacted: what every
+     * writer instance reads whole to know every definition, whichever partition decided it. Derived from the event
+     * log: the writer appends to both in one transaction.
+     */
+    public String definitions() {
+        return prefix + ".definitions";
+    }
+
+    /**
      * Resource usage the simulated kubelets measure (io.eventplane.usage.NodeUsage), keyed by node name: one sample
      * per node per window, read from its recent end by the metrics API and the autoscaler. Measurements, not state:
      * they never pass through the writer, and are kept only for minutes.
@@ -52,7 +61,8 @@ public record Topics(String prefix) {
     }
 
     public List<String> all() {
-        return List.of(commands(), events(), outcomes(), deadLetters(), snapshots(), snapshotIndex(), usage());
+        return List.of(commands(), events(), outcomes(), deadLetters(), snapshots(), snapshotIndex(), usage(),
+                definitions());
     }
 
     /** Topic-level configuration each topic is created with. */
@@ -72,6 +82,9 @@ public record Topics(String prefix) {
             // Readers start a minute back from the end: older samples are never read again.
             return Map.of("retention.ms", Long.toString(15L * 60 * 1000), "segment.ms", Long.toString(5L * 60 * 1000),
                     "cleanup.policy", "delete");
+        }
+        if (topic.equals(definitions())) {
+            return Map.of("cleanup.policy", "compact", "retention.ms", "-1");
         }
         if (topic.equals(commands()) || topic.equals(outcomes())) {
             return Map.of("retention.ms", Long.toString(7L * 24 * 3600 * 1000), "cleanup.policy", "delete");

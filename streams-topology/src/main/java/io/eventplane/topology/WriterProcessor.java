@@ -22,6 +22,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -55,6 +56,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     static final int DECODED_OBJECTS = 50_000;
     /** At most one early commit per tick: a steady stream of fresh commands shares commits this long. */
     static final long TICK_MS = 20;
+    /** When a task republishes its definitions after it starts (a punctuation, so within a transaction). */
+    static final long REPUBLISH_AFTER_MS = 100;
     private long lastEarlyCommit;
     private boolean freshUncommitted;
     /**
@@ -89,6 +92,13 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         this.context = context;
         this.store = context.getStateStore(WriterTopology.STORE);
         defineCustomKinds();
+        // Once, in the task's first transaction: its definitions to the definitions topic, so that every instance
+        // knows them even when the topic lost them or came after them (it is derived data, as a snapshot is).
+        Cancellable[] republish = new Cancellable[1];
+        republish[0] = context.schedule(Duration.ofMillis(REPUBLISH_AFTER_MS), PunctuationType.WALL_CLOCK_TIME, now -> {
+            republish[0].cancel();
+            republishDefinitions();
+        });
         if (freshMs >= 0) {
             context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME, now -> {
                 if (freshUncommitted) {
@@ -100,12 +110,26 @@ final class WriterProcessor implements Processor<String, Command, String, Object
 
     /** The custom kinds of the definitions this task's store holds (custom objects are decided against them). */
     private void defineCustomKinds() {
-        String prefix = Keys.of(Kinds.CUSTOM_RESOURCE_DEFINITION.kind(), "", "");
-        try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix, new StringSerializer())) {
+        try (KeyValueIterator<String, byte[]> it = definitions()) {
             while (it.hasNext()) {
                 CustomKindsFeed.apply(changes.deserializer().deserialize(eventsTopic, it.next().value));
             }
         }
+    }
+
+    private void republishDefinitions() {
+        try (KeyValueIterator<String, byte[]> it = definitions()) {
+            while (it.hasNext()) {
+                var entry = it.next();
+                context.forward(new Record<>(entry.key, (Object) entry.value, System.currentTimeMillis()),
+                        WriterTopology.DEFINITIONS_SINK);
+            }
+        }
+    }
+
+    private KeyValueIterator<String, byte[]> definitions() {
+        String prefix = Keys.of(Kinds.CUSTOM_RESOURCE_DEFINITION.kind(), "", "");
+        return store.prefixScan(prefix, new StringSerializer());
     }
 
     @Override
@@ -167,6 +191,11 @@ final class WriterProcessor implements Processor<String, Command, String, Object
             }
             context.forward(new Record<>(record.key(), (Object) bytes, record.timestamp(),
                     withoutCredential(record.headers())), WriterTopology.EVENTS_SINK);
+            if (command.getKind().equals(Kinds.CUSTOM_RESOURCE_DEFINITION.kind())) {
+                // the same bytes, deletions included (a tombstone would lose the resourceVersion that orders news)
+                context.forward(new Record<>(record.key(), (Object) bytes, record.timestamp()),
+                        WriterTopology.DEFINITIONS_SINK);
+            }
         }
         CommandOutcome outcome = decision.outcome();
         context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),

@@ -108,6 +108,14 @@ public final class WriterService implements AutoCloseable {
         return restores.inProgress();
     }
 
+    /** The command partitions this instance decides now (its active tasks'). */
+    public java.util.Set<Integer> activePartitions() {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        streams.metadataForLocalThreads().forEach(t -> t.activeTasks().forEach(task -> task.topicPartitions()
+                .forEach(tp -> out.add(tp.partition()))));
+        return out;
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }

@@ -24,6 +24,10 @@ public final class WriterTopology {
     public static final String EVENTS_SINK = "events-sink";
     public static final String OUTCOMES_SINK = "outcomes-sink";
     public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
+    public static final String DEFINITIONS_SINK = "definitions-sink";
+    public static final String DEFINITIONS_STORE = "definitions";
+    public static final String DEFINITIONS_SOURCE = "definitions-source";
+    public static final String DEFINITIONS_PROCESSOR = "learn-definitions";
 
     private WriterTopology() {
     }
@@ -63,6 +67,14 @@ public final class WriterTopology {
         // Kafka Streams' deserialization handler).
         t.addSink(DEAD_LETTERS_SINK, topics.deadLetters(), Serdes.String().serializer(),
                 Serdes.ByteArray().serializer(), PROCESSOR);
+        // Custom objects are decided against their definition, which another partition (another writer process) may
+        // have decided: every definition's latest change goes to a compacted topic every instance follows whole.
+        t.addSink(DEFINITIONS_SINK, topics.definitions(), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(), PROCESSOR);
+        t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DEFINITIONS_STORE), Serdes.String(),
+                        Serdes.ByteArray()).withLoggingDisabled(), DEFINITIONS_SOURCE, Serdes.String().deserializer(),
+                Serdes.ByteArray().deserializer(), topics.definitions(), DEFINITIONS_PROCESSOR,
+                () -> new DefinitionsProcessor(topics.events(), serdes.changes().deserializer()));
         return t;
     }
 }

@@ -1,5 +1,6 @@
 package io.eventplane.core.decide;
 
+import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.apiextensions.CustomResourceConversion;
 import io.eventplane.model.apiextensions.CustomResourceDefinition;
@@ -20,7 +21,9 @@ import java.util.Set;
 /**
  * apiextensions.k8s.io/v1 CustomResourceDefinition (apiextensions-apiserver's validation and v1 defaults). The
  * writer also plays the naming and establishing controllers: a definition it accepts has its names accepted and is
- * Established at once. Names are not checked against other definitions of the group (each is decided alone).
+ * Established at once when its names are free in its group; a name another definition of the group holds is not
+ * accepted (NamesAccepted False, and the definition is not Established until the names are free and it is decided
+ * again: at its next update).
  */
 public final class CustomResourceDefinitionRules implements KindRules<CustomResourceDefinition> {
     /** Held by a definition until its objects are deleted (the crd-finalizer controller removes it). */
@@ -88,8 +91,11 @@ public final class CustomResourceDefinitionRules implements KindRules<CustomReso
     }
 
     /**
-     * The status the naming and establishing controllers give: names accepted (no conflicts are known), Established,
-     * the storage version recorded among storedVersions.
+     * The status the naming and establishing controllers give: the requested names the group leaves free accepted
+     * ({@link CustomResourceDefinitionNaming}), Established once they all are (and kept once it was, as upstream
+     * keeps it), the storage version recorded among storedVersions. The names in use are those of the definitions
+     * this writer knows ({@link CustomKinds}: every partition's); a decision is recorded in the change, so a replay of
+     * the log reads it rather than deciding it again.
      */
     private static CustomResourceDefinitionStatus accepted(CustomResourceDefinitionStatus old, CustomResourceDefinition crd,
                                                           Instant now) {
@@ -104,23 +110,42 @@ public final class CustomResourceDefinitionRules implements KindRules<CustomReso
         }
         List<CustomResourceDefinitionCondition> conditions = new ArrayList<>(
                 old == null || old.getConditions() == null ? List.of() : old.getConditions());
-        condition(conditions, NAMES_ACCEPTED, "NoConflicts", "no conflicts found", now);
-        condition(conditions, ESTABLISHED, "InitialNamesAccepted", "the initial names have been accepted", now);
+        CustomResourceDefinitionNames requested = crd.getSpec() == null || crd.getSpec().getNames() == null
+                ? new CustomResourceDefinitionNames() : crd.getSpec().getNames();
+        String group = crd.getSpec() == null || crd.getSpec().getGroup() == null ? "" : crd.getSpec().getGroup();
+        CustomResourceDefinitionNaming naming = CustomResourceDefinitionNaming.decide(requested,
+                old == null ? null : old.getAcceptedNames(),
+                CustomKinds.namesInUse(group, crd.getMetadata().getName()));
+        boolean wasEstablished = conditions.stream()
+                .anyMatch(c -> ESTABLISHED.equals(c.getType()) && "True".equals(c.getStatus()));
+        condition(conditions, NAMES_ACCEPTED, naming.namesAccepted(), naming.reason(), naming.message(), now);
+        if (naming.namesAccepted() || !wasEstablished) {
+            condition(conditions, ESTABLISHED, naming.namesAccepted(),
+                    naming.namesAccepted() ? "InitialNamesAccepted" : "NotAccepted",
+                    naming.namesAccepted() ? "the initial names have been accepted" : "not all names are accepted", now);
+        }
         return CustomResourceDefinitionStatus.newBuilder()
                 .setConditions(conditions)
-                .setAcceptedNames(crd.getSpec() == null ? null : crd.getSpec().getNames())
+                .setAcceptedNames(naming.accepted())
                 .setStoredVersions(stored).build();
     }
 
-    private static void condition(List<CustomResourceDefinitionCondition> conditions, String type, String reason,
-                                  String message, Instant now) {
-        for (CustomResourceDefinitionCondition c : conditions) {
-            if (type.equals(c.getType()) && "True".equals(c.getStatus())) {
-                return; // unchanged: lastTransitionTime stays
+    /** Sets a condition; one already of that status keeps its lastTransitionTime (and an Established one its words). */
+    private static void condition(List<CustomResourceDefinitionCondition> conditions, String type, boolean status,
+                                  String reason, String message, Instant now) {
+        String value = status ? "True" : "False";
+        for (int i = 0; i < conditions.size(); i++) {
+            CustomResourceDefinitionCondition c = conditions.get(i);
+            if (type.equals(c.getType()) && value.equals(c.getStatus())) {
+                if (!ESTABLISHED.equals(type)) {
+                    conditions.set(i, CustomResourceDefinitionCondition.newBuilder(c).setReason(reason)
+                            .setMessage(message).build());
+                }
+                return;
             }
         }
         conditions.removeIf(c -> type.equals(c.getType()));
-        conditions.add(CustomResourceDefinitionCondition.newBuilder().setType(type).setStatus("True")
+        conditions.add(CustomResourceDefinitionCondition.newBuilder().setType(type).setStatus(value)
                 .setLastTransitionTime(now).setReason(reason).setMessage(message).build());
     }
 

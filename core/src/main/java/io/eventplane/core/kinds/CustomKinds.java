@@ -6,9 +6,11 @@ import io.eventplane.model.apiextensions.CustomResourceDefinitionCondition;
 import io.eventplane.model.apiextensions.CustomResourceDefinitionNames;
 import io.eventplane.model.apiextensions.CustomResourceDefinitionVersion;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,7 +41,8 @@ public final class CustomKinds {
      * What one definition gives at one resourceVersion; no kinds once it is deleted (kept so older news is ignored).
      * A terminating definition serves nothing but its kinds stay known, so that their objects can still be deleted.
      */
-    private record Definition(long resourceVersion, List<CustomKind> kinds, boolean serving) {
+    private record Definition(long resourceVersion, List<CustomKind> kinds, boolean serving,
+                              CustomResourceDefinition crd) {
         List<CustomKind> served() {
             return serving ? kinds : List.of();
         }
@@ -58,17 +61,64 @@ public final class CustomKinds {
     public static void define(CustomResourceDefinition crd) {
         String name = crd.getMetadata().getName();
         boolean terminating = crd.getMetadata().getDeletionTimestamp() != null;
-        update(name, resourceVersion(crd), established(crd) ? kindsOf(crd) : List.of(), !terminating);
+        update(name, resourceVersion(crd), established(crd) ? kindsOf(crd) : List.of(), !terminating, crd);
     }
 
     /** The definition was deleted at {@code resourceVersion}. */
     public static void forget(String definitionName, long resourceVersion) {
-        update(definitionName, resourceVersion, List.of(), false);
+        update(definitionName, resourceVersion, List.of(), false, null);
     }
 
-    private static void update(String name, long resourceVersion, List<CustomKind> kinds, boolean serving) {
+    private static void update(String name, long resourceVersion, List<CustomKind> kinds, boolean serving,
+                               CustomResourceDefinition crd) {
         BY_DEFINITION.compute(name, (n, known) -> known != null && known.resourceVersion() > resourceVersion ? known
-                : new Definition(resourceVersion, List.copyOf(kinds), serving));
+                : new Definition(resourceVersion, List.copyOf(kinds), serving, crd));
+    }
+
+    /** Names a group's kinds use: resource names (plural, singular, short names) and kinds (kind, list kind). */
+    public record GroupNames(Set<String> resources, Set<String> kinds) {
+    }
+
+    /**
+     * The names {@code group} uses but {@code definitionName}'s own: the names other definitions of the group have
+     * accepted (apiextensions-apiserver's naming controller reserves them), and those of the compiled kinds served in
+     * the group (a definition may not take over Ingress in networking.k8s.io).
+     */
+    public static GroupNames namesInUse(String group, String definitionName) {
+        Set<String> resources = new HashSet<>();
+        Set<String> kinds = new HashSet<>();
+        for (KindInfo k : Kinds.served()) {
+            if (k.group().equals(group)) {
+                resources.add(k.plural());
+                resources.add(k.singular());
+                resources.addAll(k.shortNames());
+                kinds.add(k.objectKind());
+                kinds.add(k.objectKind() + "List");
+            }
+        }
+        BY_DEFINITION.forEach((name, d) -> {
+            CustomResourceDefinition crd = d.crd();
+            if (name.equals(definitionName) || crd == null || crd.getSpec() == null
+                    || !group.equals(crd.getSpec().getGroup()) || crd.getStatus() == null
+                    || crd.getStatus().getAcceptedNames() == null) {
+                return;
+            }
+            CustomResourceDefinitionNames accepted = crd.getStatus().getAcceptedNames();
+            addIfSet(resources, accepted.getPlural());
+            addIfSet(resources, accepted.getSingular());
+            if (accepted.getShortNames() != null) {
+                accepted.getShortNames().forEach(n -> addIfSet(resources, n));
+            }
+            addIfSet(kinds, accepted.getKind());
+            addIfSet(kinds, accepted.getListKind());
+        });
+        return new GroupNames(Set.copyOf(resources), Set.copyOf(kinds));
+    }
+
+    private static void addIfSet(Set<String> names, String name) {
+        if (name != null && !name.isEmpty()) {
+            names.add(name);
+        }
     }
 
     private static long resourceVersion(CustomResourceDefinition crd) {

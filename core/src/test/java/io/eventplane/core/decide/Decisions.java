@@ -146,7 +146,7 @@ final class Decisions {
         return d.outcome().getCauses().stream().map(StatusCause::getMessage).toList();
     }
 
-    private static Command command(Verb verb, SpecificRecord object) {
+    static Command command(Verb verb, SpecificRecord object) {
         KindInfo kind = Kinds.of(object);
         ObjectMeta meta = ObjectAccess.meta(object);
         return Command.newBuilder()
