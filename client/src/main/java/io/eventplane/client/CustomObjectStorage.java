@@ -153,10 +153,10 @@ public final class CustomObjectStorage {
         if (known != null) {
             return known;
         }
-        String subject = CustomAvroSchemas.subject(kind.info().group(), kind.info().version(), kind.info().kind());
+        String subject = CustomAvroSchemas.subject(kind.info().group(), kind.info().version(), kind.info().objectKind());
         Optional<Plan> plan;
         try {
-            Schema schema = CustomAvroSchemas.of(kind.info().group(), kind.info().version(), kind.info().kind(),
+            Schema schema = CustomAvroSchemas.of(kind.info().group(), kind.info().version(), kind.info().objectKind(),
                     kind.version().getSchema$() == null ? null : kind.version().getSchema$().getOpenAPIV3Schema());
             plan = Optional.of(new Plan(SchemaRegistration.register(registry, subject, schema), schema));
         } catch (SchemaRegistryException e) {

@@ -5,6 +5,7 @@ import io.eventplane.client.ServiceIdentities;
 import io.eventplane.client.usage.UsageView;
 import io.eventplane.controllers.clusterroleaggregation.ClusterRoleAggregationReconciler;
 import io.eventplane.controllers.crdfinalizer.CrdFinalizerReconciler;
+import io.eventplane.controllers.crdnaming.CrdNamingReconciler;
 import io.eventplane.controllers.cronjob.CronJobReconciler;
 import io.eventplane.controllers.csrsigning.CsrSigningReconciler;
 import io.eventplane.controllers.daemonset.DaemonSetReconciler;
@@ -129,6 +130,7 @@ public final class ControllerManager {
             new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)),
             new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
                     keyed(CrdFinalizerReconciler::new)),
+            new Definition("crd-naming", "crd-naming", "apiextensions-apiserver", keyed(CrdNamingReconciler::new)),
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
                     keyed(CsrSigningReconciler::fromEnvironment)),
             new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",

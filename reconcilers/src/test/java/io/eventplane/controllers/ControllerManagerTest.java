@@ -22,7 +22,7 @@ class ControllerManagerTest {
             "*,-garbagecollector,-podgc | replicaset,replicationcontroller,deployment,daemonset,statefulset,disruption,"
                     + "endpoint,endpointslice,job,ttl-after-finished,cronjob,horizontalpodautoscaling,nodelifecycle,"
                     + "namespace,serviceaccount,resourcequota,persistentvolume-binder,pvc-protection,pv-protection,"
-                    + "sim-provisioner,crd-finalizer,csrsigning,clusterrole-aggregation,eventttl,root-ca-cert-publisher",
+                    + "sim-provisioner,crd-finalizer,crd-naming,csrsigning,clusterrole-aggregation,eventttl,root-ca-cert-publisher",
     })
     @DisplayName("controllers are selected as kube-controller-manager's --controllers selects them, in start order")
     void selects(String selection, String expected) {

@@ -98,7 +98,8 @@ public final class SimulatedCluster {
             new TtlAfterFinishedReconciler(), new CronJobReconciler(java.time.ZoneOffset.UTC), new PersistentVolumeBinder(),
             new ClaimProtection(), new VolumeProtection(), new SimulatedProvisioner(), new NamespaceReconciler(),
             new ServiceAccountReconciler(), new ResourceQuotaReconciler(), new EndpointsReconciler(),
-            new EndpointSliceReconciler());
+            new EndpointSliceReconciler(), new io.eventplane.controllers.crdfinalizer.CrdFinalizerReconciler(),
+            new io.eventplane.controllers.crdnaming.CrdNamingReconciler());
 
     {
         controllers.forEach(c -> c.index(store));

@@ -81,14 +81,14 @@ class CustomResourceDefinitionNamingTest {
 
     @Test
     @DisplayName("CRD-32 the writer plays the naming controller: a second definition of the group asking for a kind "
-            + "the first holds gets NamesAccepted False (KindConflict) and is not Established (NotAccepted); the "
+            + "the first holds gets NamesAccepted False (ListKindConflict, the last found) and is not Established (NotAccepted); the "
             + "same Kind in another group is Established")
     void sameGroupConflictNotEstablished() {
         String group = "n" + run + ".example.com";
         CustomResourceDefinition first = decisions.created(crd("widgets", group, "Widget"));
         CustomKinds.define(first);
         CustomResourceDefinition twin = decisions.created(crd("gizmos", group, "Widget"));
-        assertEquals(List.of("NamesAccepted False KindConflict \"Widget\" is already in use",
+        assertEquals(List.of("NamesAccepted False ListKindConflict \"WidgetList\" is already in use",
                         "Established False NotAccepted not all names are accepted"),
                 conditions(twin));
         assertFalse(CustomKinds.established(twin));

@@ -42,7 +42,8 @@ public final class CrdFinalizerReconciler implements Reconciler {
             for (ObjectChanged c : view.list(kind(), null)) {
                 CustomResourceDefinition crd = (CustomResourceDefinition) c.getObject();
                 if (crd.getMetadata().getDeletionTimestamp() != null
-                        && crd.getSpec().getNames().getKind().equals(change.getKind())) {
+                        && KindInfo.customKind(crd.getSpec().getNames().getKind(), crd.getSpec().getGroup())
+                        .equals(change.getKind())) {
                     keys.add(Keys.of(kind(), "", c.getName()));
                 }
             }
