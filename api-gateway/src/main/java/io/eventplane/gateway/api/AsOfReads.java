@@ -77,7 +77,7 @@ final class AsOfReads {
             return ApiResponse.json(200, Json.encodeObject(kind, items.get(0)));
         }
         ObjectNode out = Json.object();
-        out.put("kind", kind.kind() + "List");
+        out.put("kind", kind.objectKind() + "List");
         out.put("apiVersion", kind.apiVersion());
         out.set("metadata", meta);
         ArrayNode array = out.putArray("items");

@@ -212,7 +212,7 @@ public final class Discovery {
                 r.put("name", x.plural());
                 r.put("singularName", x.singular());
                 r.put("namespaced", x.namespaced());
-                r.put("kind", x.objectKind());
+                r.put("kind", x.kind());
                 strings(r.putArray("verbs"), x.verbs());
             }
         }
@@ -281,7 +281,7 @@ public final class Discovery {
             if (x.group().equals(group) && x.version().equals(version)) {
                 ObjectNode r = resources.addObject();
                 r.put("resource", x.plural());
-                r.putObject("responseKind").put("group", x.group()).put("version", x.version()).put("kind", x.objectKind());
+                r.putObject("responseKind").put("group", x.group()).put("version", x.version()).put("kind", x.kind());
                 r.put("scope", x.namespaced() ? "Namespaced" : "Cluster");
                 r.put("singularResource", x.singular());
                 strings(r.putArray("verbs"), x.verbs());

@@ -118,7 +118,7 @@ class NamespaceLifecycleTest {
     }
 
     private CustomObject gadgetIn(String namespace, String name) {
-        return cluster.view().get("Gadget", namespace, name).map(c -> (CustomObject) c.getObject()).orElse(null);
+        return cluster.view().get("Gadget.nstest.example.com", namespace, name).map(c -> (CustomObject) c.getObject()).orElse(null);
     }
 
     private static String condition(Namespace ns, String type) {
