@@ -130,7 +130,7 @@ public final class ControllerManager {
             new Definition("sim-provisioner", "sim-provisioner", "sim-provisioner", keyed(SimulatedProvisioner::new)),
             new Definition("crd-finalizer", "crd-finalizer", "apiextensions-apiserver",
                     keyed(CrdFinalizerReconciler::new)),
-            new Definition("crd-naming", "crd-naming", "apiextensions-apiserver", keyed(CrdNamingReconciler::new)),
+            new Definition("crd-naming", "crd-naming", "crd-naming-controller", keyed(CrdNamingReconciler::new)),
             new Definition("csrsigning", "certificate-controller", "csrsigning-controller",
                     keyed(CsrSigningReconciler::fromEnvironment)),
             new Definition("clusterrole-aggregation", "clusterrole-aggregation-controller",
