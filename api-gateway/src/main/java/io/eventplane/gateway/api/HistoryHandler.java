@@ -68,12 +68,16 @@ final class HistoryHandler {
     }
 
     /**
-     * The stored kind a word names; a capitalised word nothing serves now is taken as it is (the kind of a deleted
+     * The stored kind a word names: a kind's name on the log, or a custom kind by its Kind alone (the first group
+     * serving one); a capitalised word nothing serves now is taken as it is (the kind of a deleted
      * CustomResourceDefinition, whose objects stay in the log).
      */
     static String storedKind(String word) {
         if (!word.isEmpty() && Character.isUpperCase(word.charAt(0))) {
-            return Kinds.byKind(word).map(KindInfo::kind).orElse(word);
+            return Kinds.byKind(word).map(KindInfo::kind)
+                    .or(() -> io.eventplane.core.kinds.CustomKinds.served().stream().map(c -> c.info())
+                            .filter(k -> k.objectKind().equals(word)).map(KindInfo::kind).findFirst())
+                    .orElse(word);
         }
         return resolve(word).kind();
     }

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * Which audit entries a query wants. Every filter is optional (null: any); text filters match exactly, except
- * {@code kind} and {@code verb}, which match case-insensitively.
+ * {@code kind} and {@code verb}, which match case-insensitively; a kind without a group ({@code CronTab}) also matches
+ * the custom kinds of that name in every group ({@code CronTab.stable.example.com}, their name on the log).
  *
  * @param outcome "accepted", "rejected" or null
  */
@@ -30,7 +31,13 @@ public record AuditQuery(Instant since, Instant until, String actor, String verb
 
     /** Matches the object-side filters: kind, namespace, name. */
     public boolean matchesObject(String k, String ns, String n) {
-        return (kind == null || kind.equalsIgnoreCase(k)) && (namespace == null || namespace.equals(ns)) && (name == null || name.equals(n));
+        return (kind == null || kind.equalsIgnoreCase(k) || customOfKind(k)) && (namespace == null || namespace.equals(ns))
+                && (name == null || name.equals(n));
+    }
+
+    private boolean customOfKind(String k) {
+        return kind.indexOf('.') < 0 && k.length() > kind.length() && k.charAt(kind.length()) == '.'
+                && k.regionMatches(true, 0, kind, 0, kind.length());
     }
 
     public boolean matches(AuditEntry e) {
