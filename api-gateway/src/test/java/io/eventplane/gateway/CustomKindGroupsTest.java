@@ -72,7 +72,7 @@ class CustomKindGroupsTest {
         JsonNode list = json(f.get(cnpg));
         assertEquals("ClusterList", list.path("kind").asText());
         assertEquals(1, list.path("items").size());
-        assertEquals(CNPG + "/v1", list.path("items").get(0).path("apiVersion").asText());
+        assertEquals(3, list.path("items").get(0).path("spec").path("instances").asInt());
 
         assertEquals("Deployment", json(f.get(custom + "/web")).path("kind").asText());
         assertEquals(404, f.get("/apis/apps/v1/namespaces/default/deployments/web").statusCode(),
