@@ -92,7 +92,6 @@ class KubectlCustomAutoscalingTest {
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        org.apache.logging.log4j.core.config.Configurator.setLevel("io.eventplane.reconcile.ActionSender", org.apache.logging.log4j.Level.DEBUG); // DEBUGTMP
         cluster = KubectlCluster.start(new ControlLoop().withUsageInterval(Duration.ofSeconds(1)), tmp,
                 "deployment,replicaset,horizontalpodautoscaling", null);
         operator = Controller.keyed(cluster.loop().config(), "webapp-operator", "webapp-operator", Clock.systemUTC(),
