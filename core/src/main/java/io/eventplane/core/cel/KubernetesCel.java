@@ -14,6 +14,7 @@ import dev.cel.runtime.CelRuntimeLibrary;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.DurationLiteralValidator;
+import dev.cel.validator.validators.HomogeneousLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import java.util.ArrayList;
@@ -69,13 +70,13 @@ public final class KubernetesCel {
     }
 
     /**
-     * Kubernetes' compile-time literal checks (1.29+): regex, duration and timestamp literals must parse. Returns the
-     * errors, or null when the rule passes.
+     * Kubernetes' compile-time literal checks: regex, duration and timestamp literals must parse (1.29+), and list and
+     * map literals are homogeneous (apart from string.format's arguments). Returns the errors, or null when none.
      */
     public static String literalErrors(Cel cel, CelAbstractSyntaxTree ast) {
         CelValidator validator = CelValidatorFactory.standardCelValidatorBuilder(cel)
                 .addAstValidators(RegexLiteralValidator.INSTANCE, DurationLiteralValidator.INSTANCE,
-                        TimestampLiteralValidator.INSTANCE)
+                        TimestampLiteralValidator.INSTANCE, HomogeneousLiteralValidator.newInstance("format"))
                 .build();
         CelValidationResult result = validator.validate(ast);
         return result.hasError() ? result.getErrorString() : null;

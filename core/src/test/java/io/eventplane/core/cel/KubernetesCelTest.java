@@ -293,8 +293,9 @@ class KubernetesCelTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @DisplayName("CRD-27 the environment is Kubernetes 1.33's: strings v2, sets, optionals, two-variable "
-            + "comprehensions; no math, encoders, list or regex extensions; literals checked at compile time")
+    @DisplayName("CRD-27 the environment is Kubernetes 1.33's: strings v2 with format, sets, optionals, two-variable "
+            + "comprehensions; no math, encoders, list or regex extensions; literals checked at compile time "
+            + "(regex, duration, homogeneous lists and maps)")
     @ValueSource(strings = {
             "'a,b'.split(',').join('-') ==> a-b",
             "'  x '.trim().upperAscii() ==> X",
@@ -322,8 +323,10 @@ class KubernetesCelTest {
             "math.greatest(1, 2) ==> compile error: undeclared reference to 'math'",
             "base64.encode(b'a') ==> compile error: undeclared reference to 'base64'",
             "[2, 1].sort() ==> compile error: 'sort'",
-            "'a'.matches('[') ==> compile error: ",
-            "duration('1x') > duration('1s') ==> compile error: ",
+            "'a'.matches('[') ==> compile error: Regex validation failed",
+            "duration('1x') > duration('1s') ==> compile error: duration validation failed",
+            "[1, 'a'].size() == 2 ==> compile error: expected type 'int' but found 'string'",
+            "{'a': 1, 'b': 'c'}.size() == 2 ==> compile error: expected type 'int' but found 'string'",
     })
     void environment(String row) {
         check(row);
