@@ -14,7 +14,6 @@ import dev.cel.runtime.CelRuntimeLibrary;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.DurationLiteralValidator;
-import dev.cel.validator.validators.HomogeneousLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import java.util.ArrayList;
@@ -76,7 +75,7 @@ public final class KubernetesCel {
     public static String literalErrors(Cel cel, CelAbstractSyntaxTree ast) {
         CelValidator validator = CelValidatorFactory.standardCelValidatorBuilder(cel)
                 .addAstValidators(RegexLiteralValidator.INSTANCE, DurationLiteralValidator.INSTANCE,
-                        TimestampLiteralValidator.INSTANCE, HomogeneousLiteralValidator.newInstance("format"))
+                        TimestampLiteralValidator.INSTANCE, HomogeneousLiterals.INSTANCE)
                 .build();
         CelValidationResult result = validator.validate(ast);
         return result.hasError() ? result.getErrorString() : null;

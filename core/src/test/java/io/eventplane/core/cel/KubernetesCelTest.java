@@ -327,6 +327,10 @@ class KubernetesCelTest {
             "duration('1x') > duration('1s') ==> compile error: duration validation failed",
             "[1, 'a'].size() == 2 ==> compile error: expected type 'int' but found 'string'",
             "{'a': 1, 'b': 'c'}.size() == 2 ==> compile error: expected type 'int' but found 'string'",
+            "[1, dyn(2)] == [1, 2] ==> true",
+            "[dyn('a'), 'b'].size() ==> 2",
+            "{'a': [1], 'b': [2]}.size() ==> 2",
+            "[[1], ['a']].size() == 2 ==> compile error: expected type 'list(int)' but found 'list(string)'",
     })
     void environment(String row) {
         check(row);
