@@ -135,6 +135,9 @@ final class ListsLibrary extends KubernetesLibrary {
     /** CEL ordering: numbers across int, uint and double; strings by code point; bytes unsigned; bools false first. */
     static int compare(Object a, Object b) throws CelEvaluationException {
         if (isNumber(a) && isNumber(b)) {
+            if (isNaN(a) || isNaN(b)) {
+                throw error("NaN values cannot be ordered");
+            }
             return compareNumbers(a, b);
         }
         if (a instanceof String x && b instanceof String y) {
@@ -165,7 +168,7 @@ final class ListsLibrary extends KubernetesLibrary {
     /** CEL equality: numbers by value across types, lists and maps by their elements, everything else by equals. */
     static boolean equal(Object a, Object b) {
         if (isNumber(a) && isNumber(b)) {
-            return compareNumbers(a, b) == 0 && !isNaN(a) && !isNaN(b);
+            return !isNaN(a) && !isNaN(b) && compareNumbers(a, b) == 0;
         }
         if (a instanceof List<?> x && b instanceof List<?> y) {
             if (x.size() != y.size()) {
@@ -212,8 +215,8 @@ final class ListsLibrary extends KubernetesLibrary {
 
     private static String numberText(Object n) {
         if (n instanceof Double d) {
-            if (d.isNaN() || d.isInfinite()) {
-                return d.isNaN() || d > 0 ? "1e400" : "-1e400";
+            if (d.isInfinite()) {
+                return d > 0 ? "1e400" : "-1e400"; // beyond any double, so infinities order around them
             }
             return java.math.BigDecimal.valueOf(d).toPlainString();
         }

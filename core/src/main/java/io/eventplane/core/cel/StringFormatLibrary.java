@@ -292,6 +292,21 @@ final class StringFormatLibrary extends KubernetesLibrary {
         if (arg instanceof Boolean) {
             return "bool";
         }
+        if (arg instanceof List<?>) {
+            return "list";
+        }
+        if (arg instanceof Map<?, ?>) {
+            return "map";
+        }
+        if (arg instanceof CelByteString) {
+            return "bytes";
+        }
+        if (arg instanceof java.time.Duration || arg instanceof com.google.protobuf.Duration) {
+            return "google.protobuf.Duration";
+        }
+        if (arg instanceof java.time.Instant || arg instanceof com.google.protobuf.Timestamp) {
+            return "google.protobuf.Timestamp";
+        }
         if (arg instanceof Optional<?>) {
             return "optional_type";
         }

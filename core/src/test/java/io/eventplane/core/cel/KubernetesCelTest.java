@@ -50,6 +50,9 @@ class KubernetesCelTest {
             "[].indexOf('string') ==> -1",
             "'abcb'.indexOf('b') ==> 1",
             "dyn([3, 1]).isSorted() ==> false",
+            "[dyn(1), dyn(2.5), dyn(3u)].isSorted() ==> true",
+            "[dyn(1), dyn(1.0)].indexOf(1.0) ==> 0",
+            "[1.0, double('NaN')].isSorted() ==> eval error: NaN values cannot be ordered",
             "[1, 2].isSorted(1) ==> compile error: found no matching overload for 'isSorted' applied to "
                     + "'list(int).(int)'",
     })
@@ -310,6 +313,9 @@ class KubernetesCelTest {
             "'%d'.format([1.5]) ==> eval error: error during formatting: decimal clause can only be used on integers, "
                     + "was given double",
             "'%s %s'.format(['a']) ==> eval error: index 1 out of range",
+            "'%s'.format([ip('1.2.3.4')]) ==> eval error: error during formatting: string clause can only be used on "
+                    + "strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given "
+                    + "net.IP",
             "sets.contains([1, 2, 3], [2]) ==> true",
             "sets.intersects([1], [2]) ==> false",
             "{'a': 1}[?'b'].orValue(5) ==> 5",
