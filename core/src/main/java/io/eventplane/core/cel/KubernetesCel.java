@@ -27,9 +27,9 @@ import java.util.function.Function;
  * standard functions and macros, optional types, cross-type numeric comparisons, cel-go's extended strings (version 2:
  * all but {@code reverse}, with {@code format} from {@link StringFormatLibrary} as cel-java lacks it), sets,
  * two-variable comprehensions, and Kubernetes' own libraries written here: lists, regex, URLs, IP, CIDR, quantity,
- * format and semver. Not here: authz (no authorizer in CRD rules) and image (not in a 1.33 CRD environment). Nothing
- * Kubernetes lacks is enabled (no math, list, encoder or regex extensions), so a rule that compiles here compiles on
- * Kubernetes.
+ * format and semver. Not here: authz (no authorizer in CRD rules) and image. Nothing Kubernetes lacks is enabled (no
+ * math, list, encoder or regex extensions). One leniency: semver came in 1.33, and Kubernetes offers a library to new
+ * rules one minor release after it introduces it, so a 1.33 apiserver may still refuse semver in a new CRD.
  */
 public final class KubernetesCel {
     private static final List<KubernetesLibrary> LIBRARIES = List.of(new ListsLibrary(), new RegexLibrary(),
