@@ -342,6 +342,23 @@ class KubernetesCelTest {
         check(row);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @DisplayName("CRD-28 schema property names escape into CEL names as Kubernetes escapes them")
+    @ValueSource(strings = {
+            "replicas ==> replicas",
+            "max-surge ==> max__dash__surge",
+            "example.com/name ==> example__dot__com__slash__name",
+            "a__b ==> a__underscores__b",
+            "namespace ==> __namespace__",
+            "if ==> __if__",
+            "1st ==> ",
+            "has space ==> ",
+    })
+    void escapedNames(String row) {
+        String name = row.substring(0, row.indexOf(" ==> "));
+        assertEquals(row.substring(row.indexOf(" ==> ") + 5), CelNames.escape(name).orElse(""), name);
+    }
+
     private static void check(String row) {
         int arrow = row.indexOf(" ==> ");
         String expression = row.substring(0, arrow);

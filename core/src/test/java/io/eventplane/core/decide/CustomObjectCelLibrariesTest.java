@@ -47,7 +47,13 @@ class CustomObjectCelLibrariesTest {
                         - rule: "!has(self.pool) || !has(self.address) || cidr(self.pool).containsIP(self.address)"
                           messageExpression: "'address ' + self.address + ' is outside ' + self.pool"
                           fieldPath: ".address"
+                        - rule: "!has(self.max__dash__surge) || self.max__dash__surge <= 5"
+                          message: "max-surge is at most 5"
+                        - rule: "!has(self.__namespace__) || self.__namespace__ != 'kube-system'"
+                          message: "namespace may not be kube-system"
                         properties:
+                          max-surge: {type: integer}
+                          namespace: {type: string}
                           memory:
                             type: string
                             x-kubernetes-validations:
@@ -110,12 +116,13 @@ class CustomObjectCelLibrariesTest {
     }
 
     @Test
-    @DisplayName("CRD-28 a CRD whose rules use quantity, CIDR, IP, URL, list, regex and format functions is accepted, and an "
-            + "object meeting them is stored")
+    @DisplayName("CRD-28 a CRD whose rules use quantity, CIDR, IP, URL, list, regex and format functions, and "
+            + "properties by their escaped CEL names (max__dash__surge, __namespace__), is accepted, and an object "
+            + "meeting them is stored")
     void validObject() {
         DECISIONS.created(route("ok", "{memory: 512Mi, pool: 10.1.0.0/16, address: 10.1.2.3, priorities: [1, 2, 2, 5], "
                 + "filters: [{type: RequestRedirect, redirect: 'https://example.com/login'}, {type: Mirror}], "
-                + "hostname: web-1.example.com, gatewayName: edge-1}"));
+                + "hostname: web-1.example.com, gatewayName: edge-1, max-surge: 2, namespace: team}"));
     }
 
     @Test
@@ -124,10 +131,12 @@ class CustomObjectCelLibrariesTest {
     void failingObject() {
         List<String> causes = rejected(DECISIONS.create(route("bad", "{memory: 2Gi, pool: 10.1.0.1/8, "
                 + "address: 192.168.0.1, priorities: [3, 1], filters: [{type: RequestRedirect, redirect: "
-                + "'ftp://example.com/'}, {type: RequestRedirect}], hostname: web-1-2, gatewayName: Edge_1}")));
+                + "'ftp://example.com/'}, {type: RequestRedirect}], hostname: web-1-2, gatewayName: Edge_1, max-surge: 9, namespace: kube-system}")));
         assertEquals(List.of(
                 "spec: Invalid value: \"object\": memory must be less than 1Gi",
                 "spec.address: Invalid value: \"object\": address 192.168.0.1 is outside 10.1.0.1/8",
+                "spec: Invalid value: \"object\": max-surge is at most 5",
+                "spec: Invalid value: \"object\": namespace may not be kube-system",
                 "spec.pool: Invalid value: \"string\": pool must be a CIDR of /16 or longer",
                 "spec.pool: Invalid value: \"string\": pool must be written as 10.0.0.0/8",
                 "spec.priorities: Invalid value: \"array\": priorities must be sorted and non-negative",
