@@ -14,7 +14,6 @@ import dev.cel.runtime.CelRuntimeLibrary;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.DurationLiteralValidator;
-import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -69,12 +68,12 @@ public final class KubernetesCel {
     }
 
     /**
-     * Kubernetes' compile-time literal checks: regex, duration and timestamp literals must parse (1.29+), and list and
-     * map literals are homogeneous (apart from string.format's arguments). Returns the errors, or null when none.
+     * Kubernetes' compile-time literal checks: regex (RE2), duration and timestamp literals must parse (1.29+), and
+     * list and map literals are homogeneous (apart from string.format's arguments). Returns the errors, or null.
      */
     public static String literalErrors(Cel cel, CelAbstractSyntaxTree ast) {
         CelValidator validator = CelValidatorFactory.standardCelValidatorBuilder(cel)
-                .addAstValidators(RegexLiteralValidator.INSTANCE, DurationLiteralValidator.INSTANCE,
+                .addAstValidators(RegexLiterals.INSTANCE, DurationLiteralValidator.INSTANCE,
                         TimestampLiteralValidator.INSTANCE, HomogeneousLiterals.INSTANCE)
                 .build();
         CelValidationResult result = validator.validate(ast);

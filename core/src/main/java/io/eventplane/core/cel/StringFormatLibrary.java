@@ -84,7 +84,8 @@ final class StringFormatLibrary extends KubernetesLibrary {
                 case 'b' -> radix(arg, 2, "only integers and bools can be formatted as binary", true);
                 case 'o' -> radix(arg, 8, "octal clause can only be used on integers", false);
                 case 'x', 'X' -> hex(arg, verb == 'X');
-                default -> throw error("could not parse formatting clause: unrecognized formatting clause \"%c\"", verb);
+                default -> throw error("could not parse formatting clause: unrecognized formatting clause \"%c\"",
+                        verb);
             };
             out.append(formatted);
             i = pos + 1;

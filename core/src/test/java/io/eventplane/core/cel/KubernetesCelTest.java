@@ -70,7 +70,7 @@ class KubernetesCelTest {
             "'123 abc 456'.findAll('[0-9]+', 0) ==> []",
             "'123 abc 456'.findAll('xyz') ==> []",
             "'a,b,,c'.findAll('[a-z]*') ==> [a, b, , c]",
-            "'abc'.find('[') ==> eval error: Illegal regex: error parsing regexp: missing closing ]: `[`",
+            "'abc'.find(dyn('[')) ==> eval error: Illegal regex: error parsing regexp: missing closing ]: `[`",
             "'abc'.find(1) ==> compile error: found no matching overload for 'find' applied to 'string.(int)'",
     })
     void regex(String row) {
@@ -329,7 +329,11 @@ class KubernetesCelTest {
             "math.greatest(1, 2) ==> compile error: undeclared reference to 'math'",
             "base64.encode(b'a') ==> compile error: undeclared reference to 'base64'",
             "[2, 1].sort() ==> compile error: 'sort'",
-            "'a'.matches('[') ==> compile error: Regex validation failed",
+            "'a'.matches('[') ==> compile error: invalid matches argument",
+            "matches('a', '(?=a)') ==> compile error: invalid matches argument",
+            "'ab'.matches('(?P<first>a)b') ==> true",
+            "'abc'.findAll('(') ==> compile error: invalid findAll argument: error parsing regexp: missing closing ): "
+                    + "`(`",
             "duration('1x') > duration('1s') ==> compile error: duration validation failed",
             "[1, 'a'].size() == 2 ==> compile error: expected type 'int' but found 'string'",
             "{'a': 1, 'b': 'c'}.size() == 2 ==> compile error: expected type 'int' but found 'string'",

@@ -85,7 +85,9 @@ class CustomObjectCelLibrariesTest {
                                 type: {type: string}
                                 redirect: {type: string}
                             x-kubernetes-validations:
-                            - rule: "self.all(f, !has(f.redirect) || isURL(f.redirect) && url(f.redirect).getScheme() in ['http', 'https'])"
+                            - rule: >-
+                                self.all(f, !has(f.redirect)
+                                || isURL(f.redirect) && url(f.redirect).getScheme() in ['http', 'https'])
                               message: "redirects must be http or https URLs"
                             - rule: "self.filter(f, f.type == 'RequestRedirect').size() <= 1"
                               message: "at most one RequestRedirect filter"
@@ -131,7 +133,8 @@ class CustomObjectCelLibrariesTest {
     void failingObject() {
         List<String> causes = rejected(DECISIONS.create(route("bad", "{memory: 2Gi, pool: 10.1.0.1/8, "
                 + "address: 192.168.0.1, priorities: [3, 1], filters: [{type: RequestRedirect, redirect: "
-                + "'ftp://example.com/'}, {type: RequestRedirect}], hostname: web-1-2, gatewayName: Edge_1, max-surge: 9, namespace: kube-system}")));
+                + "'ftp://example.com/'}, {type: RequestRedirect}], hostname: web-1-2, gatewayName: Edge_1, "
+                + "max-surge: 9, namespace: kube-system}")));
         assertEquals(List.of(
                 "spec: Invalid value: \"object\": memory must be less than 1Gi",
                 "spec.address: Invalid value: \"object\": address 192.168.0.1 is outside 10.1.0.1/8",
@@ -160,7 +163,8 @@ class CustomObjectCelLibrariesTest {
                 .replace("plural: routes, singular: route, kind: Route", "plural: paths, singular: path, kind: Path")
                 .replace("quantity(self.memory).isLessThan(quantity('1Gi'))", "quantity(self.memory) < quantity('1Gi')")
                 .replace("cidr(self).prefixLength() >= 16", "math.greatest(cidr(self).prefixLength(), 16) == 16");
-        String all = String.join("\n", rejected(DECISIONS.create(Decisions.parse(CustomResourceDefinition.class, bad))));
+        String all = String.join("\n",
+                rejected(DECISIONS.create(Decisions.parse(CustomResourceDefinition.class, bad))));
         String spec = "spec.versions[0].schema.openAPIV3Schema.properties[spec]";
         assertTrue(all.contains(spec + ".x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule"
                 + "{Rule:\"!has(self.memory) || quantity(self.memory) < quantity('1Gi')\""), all);
