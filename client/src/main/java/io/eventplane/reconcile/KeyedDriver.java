@@ -177,5 +177,14 @@ final class KeyedDriver implements Driver {
         if (sender != null) {
             sender.close();
         }
+        if (reconciler instanceof AutoCloseable resources) {
+            // what the reconciler holds besides the view (the HPA's usage view): stopped with it, not left polling a
+            // broker that is going away
+            try {
+                resources.close();
+            } catch (Exception e) {
+                LOG.warn("closing {}: {}", reconciler.kind(), e.toString());
+            }
+        }
     }
 }

@@ -127,7 +127,7 @@ class KubectlCertificateSigningRequestTest {
     @Test
     @DisplayName("issue 26: kubectl certificate deny: Denied, never signed; kubectl refuses to approve it then")
     void deny() throws Exception {
-        String pem = CertificateRequests.create(CertificateAuthority.newKeyPair(), "mallory", List.of("system:masters"));
+        String pem = CertificateRequests.create(CertificateAuthority.newKeyPair(), "mallory", List.of("intruders"));
         alice.runWithStdin(manifest("mallory", pem, 600), "create", "-f", "-");
         assertEquals("certificatesigningrequest.certificates.k8s.io/mallory denied\n",
                 admin.ok("certificate", "deny", "mallory"));
@@ -145,6 +145,44 @@ class KubectlCertificateSigningRequestTest {
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains("spec.expirationSeconds: Invalid value: 60: may not specify a duration less than "
                 + "600 seconds (10 minutes)"), r.out());
+    }
+
+    @Test
+    @DisplayName("CRD-49 CertificateSigningRequest admission with kubectl: approving needs approve on the signer (the "
+            + "bootstrap kube-apiserver-client-approver role grants it), and a request for system:masters is refused")
+    void approvalNeedsTheSigner() throws Exception {
+        admin.runWithStdin("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata:
+                  name: csr-approval-writer
+                rules:
+                - apiGroups: [certificates.k8s.io]
+                  resources: [certificatesigningrequests]
+                  verbs: [get, list, watch]
+                - apiGroups: [certificates.k8s.io]
+                  resources: [certificatesigningrequests/approval]
+                  verbs: [update]
+                """, "apply", "-f", "-");
+        admin.ok("create", "clusterrolebinding", "bob-approval-writer", "--clusterrole=csr-approval-writer",
+                "--user=bob");
+        Kubectl bob = api.kubectl("bob", api.certificate("bob", "approvers"));
+        String pem = CertificateRequests.create(CertificateAuthority.newKeyPair(), "kim", List.of("devs"));
+        alice.runWithStdin(manifest("kim", pem, 600), "create", "-f", "-");
+        String refused = bob.until(o -> o.contains("not permitted"), "certificate", "approve", "kim");
+        assertTrue(refused.contains("certificatesigningrequests.certificates.k8s.io \"kim\" is forbidden: user not "
+                + "permitted to approve requests with signerName \"kubernetes.io/kube-apiserver-client\""), refused);
+
+        admin.ok("create", "clusterrolebinding", "bob-client-approver",
+                "--clusterrole=system:certificates.k8s.io:kube-apiserver-client-approver", "--user=bob");
+        String approved = bob.until(o -> o.contains("approved"), "certificate", "approve", "kim");
+        assertEquals("certificatesigningrequest.certificates.k8s.io/kim approved\n", approved);
+
+        String masters = CertificateRequests.create(CertificateAuthority.newKeyPair(), "root", List.of("system:masters"));
+        Kubectl.Result r = alice.runWithStdin(manifest("root", masters, 600), "create", "-f", "-");
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("certificatesigningrequests.certificates.k8s.io \"root\" is forbidden: use of "
+                + "kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed"), r.out());
     }
 
     private static List<String> strings(JsonNode array) {

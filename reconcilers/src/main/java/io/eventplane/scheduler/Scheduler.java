@@ -70,6 +70,12 @@ public final class Scheduler implements BatchReconciler {
     private final VolumeWaits volumeWaits = new VolumeWaits();
     private final AtomicLong bound = new AtomicLong();
     private final AtomicLong unschedulable = new AtomicLong();
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
+    // the progress line's counts (the worker thread's own; the first cycle logs at once)
+    private long progressLoggedAt = System.nanoTime() - PROGRESS_EVERY.toNanos();
+    private long progressCycles;
+    private long progressBound;
+    private long progressUnschedulable;
     private ControllerContext context;
     private String actor;
     private Clock clock;
@@ -255,8 +261,28 @@ public final class Scheduler implements BatchReconciler {
         long b = bound.get() - boundBefore;
         long u = unschedulable.get() - unschedulableBefore;
         if (b + u > 0) {
-            LOG.info("{}: cycle of {} pod(s): {} bound, {} unschedulable; {} parked, {} awaiting the view", actor,
+            LOG.debug("{}: cycle of {} pod(s): {} bound, {} unschedulable; {} parked, {} awaiting the view", actor,
                     keys.size(), b, u, parked.size(), assumed.size());
+            logProgress(b, u);
+        }
+    }
+
+    /**
+     * One INFO line per {@link #PROGRESS_EVERY} with what the cycles since did: a line per cycle was 73 lines a second
+     * (19 MB in the soak's 30 minutes of churn at 50 pods/s), as kube-scheduler logs each pod only at -v=2.
+     */
+    private void logProgress(long bound, long unschedulable) {
+        progressCycles++;
+        progressBound += bound;
+        progressUnschedulable += unschedulable;
+        long now = System.nanoTime();
+        if (now - progressLoggedAt >= PROGRESS_EVERY.toNanos()) {
+            LOG.info("{}: {} cycle(s): {} bound, {} unschedulable; {} parked, {} awaiting the view", actor,
+                    progressCycles, progressBound, progressUnschedulable, parked.size(), assumed.size());
+            progressLoggedAt = now;
+            progressCycles = 0;
+            progressBound = 0;
+            progressUnschedulable = 0;
         }
     }
 

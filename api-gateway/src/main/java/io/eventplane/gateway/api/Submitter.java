@@ -10,6 +10,7 @@ import io.eventplane.core.decide.RulesRegistry;
 import io.eventplane.core.kinds.KindInfo;
 import io.eventplane.gateway.auth.UserInfo;
 import io.eventplane.gateway.auth.authz.Authorization;
+import io.eventplane.gateway.auth.authz.CertificateAdmission;
 import io.eventplane.core.kinds.Kinds;
 import io.eventplane.gateway.alloc.ServiceAllocator;
 import io.eventplane.log.ChangeType;
@@ -44,10 +45,12 @@ final class Submitter {
     private static final long COMMAND_LIMIT = 1024 * 1024;
     private final Backend backend;
     private final Authorization authorization;
+    private final CertificateAdmission certificates;
 
     Submitter(Backend backend, Authorization authorization) {
         this.backend = backend;
         this.authorization = authorization;
+        this.certificates = new CertificateAdmission(authorization);
     }
 
     /** Who the log records: the user and groups, the real user behind an impersonation, the User-Agent. */
@@ -76,7 +79,14 @@ final class Submitter {
             // NodeRestriction what a node creates for another
             authorization.checkWrite(user, verb == Verb.CREATE, kind, namespace, name, object);
             if (verb == Verb.CREATE && kind == Kinds.CERTIFICATE_SIGNING_REQUEST) {
+                certificates.admitCreate(user, name, (CertificateSigningRequest) object);
                 object = CertificateRequesters.stamp((CertificateSigningRequest) object, user);
+            }
+            if (verb == Verb.UPDATE_STATUS && kind == Kinds.CERTIFICATE_SIGNING_REQUEST) {
+                CertificateSigningRequest stored = stored(kind, name);
+                if (stored != null) {
+                    certificates.admitStatus(user, stored, (CertificateSigningRequest) object);
+                }
             }
             Command command = base(verb, kind, namespace, name).setObject(object).build();
             if (kind == Kinds.SERVICE && verb != Verb.UPDATE_STATUS) {
@@ -93,6 +103,10 @@ final class Submitter {
 
         /** An update through the approval subresource (a CertificateSigningRequest's Approved/Denied conditions). */
         Requests.Result approval(KindInfo kind, String name, SpecificRecord object) {
+            CertificateSigningRequest stored = stored(kind, name);
+            if (stored != null) {
+                certificates.admitApproval(user, stored);
+            }
             return submit(base(Verb.UPDATE, kind, "", name).setObject(object).setSubresource(ObjectDecider.APPROVAL)
                     .build(), kind);
         }
@@ -164,6 +178,12 @@ final class Submitter {
         Requests.Result bind(KindInfo kind, String namespace, String name, String uid, String node) {
             return submit(base(Verb.BIND, kind, namespace, name)
                     .setPreconditions(Preconditions.newBuilder().setUid(uid).build()).setNodeName(node).build(), kind);
+        }
+
+        /** The stored request the certificate plugins judge by (null: gone, the writer answers 404). */
+        private CertificateSigningRequest stored(KindInfo kind, String name) {
+            return backend.view().get(kind.kind(), "", name).map(c -> (CertificateSigningRequest) c.getObject())
+                    .orElse(null);
         }
 
         private Command.Builder base(Verb verb, KindInfo kind, String namespace, String name) {

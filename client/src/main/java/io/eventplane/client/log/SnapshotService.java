@@ -19,7 +19,9 @@ public final class SnapshotService implements AutoCloseable {
     private final SnapshotStore store;
     private final long everyChanges;
     private final Duration interval;
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
     private volatile boolean closed;
+    private final Object wake = new Object();
     private Thread thread;
 
     public SnapshotService(EventplaneConfig config, long everyChanges, Duration interval) {
@@ -59,11 +61,20 @@ public final class SnapshotService implements AutoCloseable {
     private void loop() {
         while (!closed) {
             try {
-                Thread.sleep(interval.toMillis());
-                round(everyChanges);
+                synchronized (wake) {
+                    if (!closed) {
+                        wake.wait(interval.toMillis());
+                    }
+                }
+                if (!closed) {
+                    round(everyChanges);
+                }
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
+                if (closed) {
+                    return;
+                }
                 LOG.warn("snapshot round failed (will retry in {} s): {}", interval.toSeconds(), e.toString());
             }
         }
@@ -73,6 +84,16 @@ public final class SnapshotService implements AutoCloseable {
     public void close() {
         closed = true;
         if (thread != null) {
+            // woken, not interrupted: a round in progress ends at its next step (the fold checks closed), and
+            // interrupting its producer's close made Kafka log a stack trace at every shutdown
+            synchronized (wake) {
+                wake.notifyAll();
+            }
+            try {
+                thread.join(CLOSE_WAIT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             thread.interrupt();
         }
     }

@@ -176,6 +176,11 @@ public final class Quantity implements Comparable<Quantity> {
         return new Quantity(amount.add(other.amount), isZero() ? other.format : format);
     }
 
+    /** This minus {@code other} (Kubernetes' Sub): formatted as {@link #add}. */
+    public Quantity subtract(Quantity other) {
+        return new Quantity(amount.subtract(other.amount), isZero() ? other.format : format);
+    }
+
     /** A whole count in decimal SI ({@code resource.NewQuantity(n, DecimalSI)}). */
     public static Quantity of(long n) {
         return new Quantity(BigDecimal.valueOf(n), Format.DECIMAL_SI);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cel.runtime.CelEvaluationException;
+import io.eventplane.core.cel.CelNames;
 import io.eventplane.core.decide.ValidationRules.Compiled;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.apiextensions.JSONSchemaProps;
@@ -230,7 +231,9 @@ final class CustomObjectRulesCel {
             Map<String, JSONSchemaProps> props = s == null || s.getProperties() == null ? Map.of() : s.getProperties();
             JSONSchemaProps values = s != null && s.getAdditionalProperties() instanceof JSONSchemaProps a ? a : null;
             Map<String, Object> out = new LinkedHashMap<>();
-            node.fields().forEachRemaining(e -> out.put(e.getKey(),
+            // a declared property goes by its escaped CEL name (self.max__dash__surge), a map key by itself
+            node.fields().forEachRemaining(e -> out.put(props.containsKey(e.getKey())
+                            ? CelNames.escape(e.getKey()).orElse(e.getKey()) : e.getKey(),
                     of(e.getValue(), props.containsKey(e.getKey()) ? props.get(e.getKey()) : values)));
             return out;
         }

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 final class Formats {
     private static final Pattern QUALIFIED_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+    private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern CONFIG_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
     private static final String QUALIFIED_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', "
             + "and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
@@ -125,16 +126,36 @@ final class Formats {
         for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
             qualifiedName(field, e.getKey(), causes);
             String v = e.getValue();
-            if (v.length() > 63) {
-                causes.add(Causes.invalid(field, v, "must be no more than 63 characters"));
-            }
-            if (!LABEL_VALUE.matcher(v).matches()) {
-                causes.add(Causes.invalid(field, v, "a valid label must be an empty string or consist of alphanumeric "
-                        + "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
-                        + "'MyValue',  or 'my_value',  or '12345', regex used for validation is "
-                        + "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
-            }
+            labelValue(v).forEach(m -> causes.add(Causes.invalid(field, v, m)));
         }
+    }
+
+    /** IsValidLabelValue's messages. */
+    static List<String> labelValue(String v) {
+        List<String> errs = new ArrayList<>();
+        if (v.length() > 63) {
+            errs.add("must be no more than 63 characters");
+        }
+        if (!LABEL_VALUE.matcher(v).matches()) {
+            errs.add("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                    + "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+                    + "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+        }
+        return errs;
+    }
+
+    /** IsDNS1035Label's messages. */
+    static List<String> dns1035Label(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > 63) {
+            errs.add("must be no more than 63 characters");
+        }
+        if (!DNS_1035_LABEL.matcher(value).matches()) {
+            errs.add("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                    + "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+                    + "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+        }
+        return errs;
     }
 
     /** The address of an IPv4 or IPv6 literal (leading zeros allowed, as Go's ParseIPSloppy), never a name lookup. */

@@ -3,7 +3,6 @@ package io.eventplane.core.decide;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
@@ -13,11 +12,9 @@ import dev.cel.common.types.ListType;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.OptionalType;
 import dev.cel.common.types.SimpleType;
-import dev.cel.extensions.CelExtensions;
-import dev.cel.extensions.CelOptionalLibrary;
-import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
+import io.eventplane.core.cel.KubernetesCel;
 import io.eventplane.model.apiextensions.JSONSchemaProps;
 import io.eventplane.model.apiextensions.ValidationRule;
 import java.util.ArrayList;
@@ -78,6 +75,11 @@ final class ValidationRules {
             }
             try {
                 CelAbstractSyntaxTree ast = result.getAst();
+                String literals = KubernetesCel.literalErrors(cel, ast);
+                if (literals != null) {
+                    out.add(new Compiled(rule, null, null, false, "compilation failed: " + literals, null));
+                    continue;
+                }
                 if (!ast.getResultType().equals(SimpleType.BOOL) && !ast.getResultType().equals(SimpleType.DYN)) {
                     out.add(new Compiled(rule, null, null, false, "compilation failed: cel expression must evaluate "
                             + "to a bool", null));
@@ -106,21 +108,9 @@ final class ValidationRules {
         return List.copyOf(out);
     }
 
-    /**
-     * The environment Kubernetes gives rules, as far as cel-java's own extensions reach: strings, math, lists, sets,
-     * encoders, regex and optionals (Kubernetes' quantity, url, ip, cidr and format libraries are not there).
-     */
+    /** Kubernetes' CEL environment for CRD rules (see {@link KubernetesCel}), with self and oldSelf. */
     private static Cel environment(CelType self, CelType oldSelf) {
-        CelOptionalLibrary optional = CelExtensions.optional();
-        return CelFactory.standardCelBuilder()
-                .setOptions(OPTIONS)
-                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-                .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(OPTIONS), CelExtensions.lists(),
-                        CelExtensions.sets(OPTIONS), CelExtensions.encoders(OPTIONS), CelExtensions.regex(), optional)
-                .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(OPTIONS), CelExtensions.lists(),
-                        CelExtensions.sets(OPTIONS), CelExtensions.encoders(OPTIONS), CelExtensions.regex(), optional)
-                .addVar(SELF, self)
-                .addVar(OLD_SELF, oldSelf)
+        return KubernetesCel.builder(OPTIONS, CelNameFormats.all()).addVar(SELF, self).addVar(OLD_SELF, oldSelf)
                 .build();
     }
 

@@ -66,8 +66,9 @@ public final class ObjectAccess {
 
     /**
      * What a status update needs to carry: the object's identity (name, namespace, uid, resourceVersion; managedFields
-     * when set) and its status, every other optional field left out. The writer takes only these from a status update
-     * (the rest comes from the stored object), so the command is a fraction of the object to encode and decode.
+     * when set; apiVersion and kind where the record has them, which is how a custom object names its kind) and its
+     * status, every other optional field left out. The writer takes only these from a status update (the rest comes
+     * from the stored object), so the command is a fraction of the object to encode and decode.
      */
     @SuppressWarnings("unchecked")
     public static <T extends SpecificRecord> T statusOnly(T object) {
@@ -84,9 +85,8 @@ public final class ObjectAccess {
                 identity.setResourceVersion(m.getResourceVersion());
                 identity.setManagedFields(m.getManagedFields());
                 out.put(f.pos(), identity);
-            } else if (f.name().equals("status") || !optional || f.name().equals("apiVersion")
-                    || f.name().equals("kind")) {
-                // a custom object says its own kind: without it the status would belong to no kind
+            } else if (f.name().equals("status") || f.name().equals("apiVersion") || f.name().equals("kind")
+                    || !optional) {
                 out.put(f.pos(), object.get(f.pos()));
             }
         }

@@ -57,7 +57,7 @@ import org.apache.avro.specific.SpecificRecord;
  * <p>The recommendations and scale events the behavior looks back over are kept in memory, as upstream keeps them: a
  * new leader starts from each target's current size (its first scale-down waits a whole stabilization window).
  */
-public final class PodAutoscalerReconciler implements Reconciler {
+public final class PodAutoscalerReconciler implements Reconciler, AutoCloseable {
     /** kube-controller-manager's --horizontal-pod-autoscaler-sync-period. */
     static final Duration SYNC_PERIOD = Duration.ofSeconds(15);
 
@@ -71,6 +71,14 @@ public final class PodAutoscalerReconciler implements Reconciler {
     @Override
     public String kind() {
         return Kinds.HORIZONTAL_POD_AUTOSCALER.kind();
+    }
+
+    /** Lets go of the usage view (a shared one stops with its last user). */
+    @Override
+    public void close() throws Exception {
+        if (usage instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
     }
 
     /** An HPA's own spec changes; its status writes and everything else wait for the next sync. */

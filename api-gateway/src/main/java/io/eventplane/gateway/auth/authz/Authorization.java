@@ -13,12 +13,19 @@ import java.util.Locale;
 
 /**
  * The API's authorization chain, as kube-apiserver runs {@code --authorization-mode=Node,RBAC}: members of
- * {@code system:masters} are always allowed, then the Node authorizer, then RBAC; the first allow or deny decides, and
+ * {@code system:masters} and the health paths ({@code --authorization-always-allow-paths}: {@code /healthz},
+ * {@code /readyz}, {@code /livez}) are always allowed, then the Node authorizer, then RBAC; the first allow or deny decides, and
  * a refusal's message carries the reasons the authorizers gave. {@code EVENTPLANE_AUTHORIZATION_MODE=AlwaysAllow}
  * switches it off.
  */
 public final class Authorization {
     public static final String MODE_SETTING = "EVENTPLANE_AUTHORIZATION_MODE";
+    /**
+     * kube-apiserver's default {@code --authorization-always-allow-paths}: health checks answer anyone, even before the
+     * bootstrap ClusterRoles (system:public-info-viewer) are in the view; a script polling {@code /readyz} right after
+     * start got 403 until then.
+     */
+    private static final List<String> ALWAYS_ALLOW_PATHS = List.of("/healthz", "/readyz", "/livez");
 
     private final boolean enabled;
     private final NodeAuthorizer node;
@@ -40,13 +47,21 @@ public final class Authorization {
         return enabled;
     }
 
+    /** Exactly a health path (as upstream's default, {@code /readyz/etcd} is not one), for a non-resource request. */
+    static boolean alwaysAllowedPath(Attributes a) {
+        if (a.resourceRequest() || a.path() == null) {
+            return false;
+        }
+        return ALWAYS_ALLOW_PATHS.contains(a.path());
+    }
+
     /** To be called for every change the view applies (keeps RBAC's index current). */
     public void changed(ObjectChanged change) {
         rbac.changed(change);
     }
 
     public Decision decide(Attributes a) {
-        if (!enabled || a.user().inGroup(UserInfo.MASTERS)) {
+        if (!enabled || a.user().inGroup(UserInfo.MASTERS) || alwaysAllowedPath(a)) {
             return Decision.allow("");
         }
         List<String> reasons = new ArrayList<>();

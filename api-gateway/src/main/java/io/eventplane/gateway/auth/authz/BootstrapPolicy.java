@@ -30,6 +30,9 @@ public final class BootstrapPolicy {
             "patch", "update", "watch");
     private static final Map<String, String> LABELS = Map.of("kubernetes.io/bootstrapping", "rbac-defaults");
     private static final String AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-";
+    private static final String LEGACY_UNKNOWN = "kubernetes.io/legacy-unknown";
+    private static final String KUBELET_SERVING = "kubernetes.io/kubelet-serving";
+    private static final String KUBE_APISERVER_CLIENT_KUBELET = "kubernetes.io/kube-apiserver-client-kubelet";
     private static final Map<String, String> ANNOTATIONS = Map.of("rbac.authorization.kubernetes.io/autoupdate", "true");
 
     private BootstrapPolicy() {
@@ -169,6 +172,16 @@ public final class BootstrapPolicy {
                 rule(READ_WRITE, "coordination.k8s.io", "leases"),
                 rule(READ_WRITE, "networking.k8s.io", "*"),
                 rule(READ_WRITE, "*", "*/finalizers"),
+                // the horizontal pod autoscaler's: the scale subresource of any kind, custom kinds' included
+                rule(List.of("get", "update"), "*", "*/scale"),
+                // the certificate controller's: it cleans up old requests, approves kubelets' client certificates
+                // and signs for the four built-in signers (CertificateApproval and CertificateSigning ask for these)
+                rule(List.of("delete"), CertificateAdmission.GROUP, "certificatesigningrequests"),
+                rule(List.of("update"), CertificateAdmission.GROUP, "certificatesigningrequests/approval",
+                        "certificatesigningrequests/status"),
+                named(List.of("approve"), CertificateAdmission.GROUP, "signers", KUBE_APISERVER_CLIENT_KUBELET),
+                named(List.of("sign"), CertificateAdmission.GROUP, "signers", LEGACY_UNKNOWN,
+                        CertificateAdmission.KUBE_APISERVER_CLIENT, KUBE_APISERVER_CLIENT_KUBELET, KUBELET_SERVING),
                 rule(List.of("create"), "authentication.k8s.io", "tokenreviews"),
                 rule(List.of("create"), "authorization.k8s.io", "subjectaccessreviews"));
     }
@@ -195,7 +208,22 @@ public final class BootstrapPolicy {
                 aggregated("system:aggregate-to-view", viewRules(), "view"),
                 role("system:node", nodeRules()),
                 role("system:kube-scheduler", schedulerRules()),
-                role("system:kube-controller-manager", controllerManagerRules()));
+                role("system:kube-controller-manager", controllerManagerRules()),
+                role("system:certificates.k8s.io:certificatesigningrequests:nodeclient", List.of(
+                        rule(List.of("create"), CertificateAdmission.GROUP, "certificatesigningrequests/nodeclient"))),
+                role("system:certificates.k8s.io:certificatesigningrequests:selfnodeclient", List.of(
+                        rule(List.of("create"), CertificateAdmission.GROUP,
+                                "certificatesigningrequests/selfnodeclient"))),
+                approver("legacy-unknown", LEGACY_UNKNOWN),
+                approver("kubelet-serving", KUBELET_SERVING),
+                approver("kube-apiserver-client", CertificateAdmission.KUBE_APISERVER_CLIENT),
+                approver("kube-apiserver-client-kubelet", KUBE_APISERVER_CLIENT_KUBELET));
+    }
+
+    /** system:certificates.k8s.io:&lt;name&gt;-approver: approving requests to one signer (CertificateApproval). */
+    private static ClusterRole approver(String name, String signer) {
+        return role("system:certificates.k8s.io:" + name + "-approver",
+                List.of(named(List.of("approve"), CertificateAdmission.GROUP, "signers", signer)));
     }
 
     public static List<ClusterRoleBinding> clusterRoleBindings() {

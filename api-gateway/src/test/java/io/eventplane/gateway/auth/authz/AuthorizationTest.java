@@ -101,6 +101,19 @@ class AuthorizationTest {
     }
 
     @Test
+    @DisplayName("AUTHZ-BOOTSTRAP: /healthz, /readyz and /livez answer anyone before the bootstrap roles are in the view (always-allow paths); below them and elsewhere RBAC decides")
+    void healthPathsAreAlwaysAllowed() {
+        Authorization empty = new Authorization(ObjectStore.of(List.of()), true);
+        UserInfo anonymous = user("system:anonymous", "system:unauthenticated");
+        for (String path : List.of("/healthz", "/readyz", "/livez")) {
+            assertTrue(empty.decide(Attributes.nonResource(anonymous, "get", path)).allowed(), path);
+        }
+        assertFalse(empty.decide(Attributes.nonResource(anonymous, "get", "/readyz/etcd")).allowed());
+        assertFalse(empty.decide(Attributes.nonResource(anonymous, "get", "/version")).allowed());
+        assertFalse(empty.decide(res(anonymous, "get", "", "pods", "", "default", "readyz")).allowed());
+    }
+
+    @Test
     @DisplayName("AUTHZ-403: Kubernetes' Forbidden messages for objects, collections, cluster scope, subresources and paths")
     void forbiddenMessages() {
         Authorization a = authorization();
