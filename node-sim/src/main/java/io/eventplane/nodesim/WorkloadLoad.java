@@ -1,6 +1,7 @@
 package io.eventplane.nodesim;
 
 import io.eventplane.core.Keys;
+import io.eventplane.core.kinds.Kinds;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.core.meta.Owners;
 import io.eventplane.model.ObjectMeta;
@@ -76,7 +77,8 @@ record WorkloadLoad(String group, Instant origin, UsageExpression cpu, UsageExpr
                 break;
             }
             String uid = ref.get().getUid();
-            Optional<SpecificRecord> owner = objects.apply(Keys.of(ref.get().getKind(), meta.getNamespace(),
+            String kind = Kinds.logKind(ref.get().getApiVersion(), ref.get().getKind());
+            Optional<SpecificRecord> owner = objects.apply(Keys.of(kind, meta.getNamespace(),
                     ref.get().getName())).filter(o -> uid == null || uid.equals(ObjectAccess.meta(o).getUid()));
             if (owner.isEmpty()) {
                 break;

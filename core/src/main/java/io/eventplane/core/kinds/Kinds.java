@@ -198,14 +198,26 @@ public final class Kinds {
         if (kind == null) {
             return Optional.empty();
         }
+        String name = logKind(apiVersion, kind);
+        KindInfo compiled = BY_KIND.get(name);
+        return compiled != null ? Optional.of(compiled)
+                : CustomKinds.byKind(name).map(CustomKinds.CustomKind::info);
+    }
+
+    /**
+     * The log name ({@link KindInfo#kind()}) of the kind a reference names, whether or not this process knows its
+     * definition: a compiled kind when one of that name is served in the reference's group (or no apiVersion is
+     * given), else {@code Kind.group}.
+     */
+    public static String logKind(String apiVersion, String kind) {
         int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         KindInfo compiled = BY_KIND.get(kind);
-        if (compiled != null && (apiVersion == null
+        if (group.isEmpty() || compiled != null && (apiVersion == null
                 || SERVED.stream().anyMatch(k -> k.kind().equals(kind) && k.group().equals(group)))) {
-            return Optional.of(compiled);
+            return kind;
         }
-        return CustomKinds.byKind(KindInfo.customKind(kind, group)).map(CustomKinds.CustomKind::info);
+        return KindInfo.customKind(kind, group);
     }
 
     /** The kind served at {@code group/version/plural}, if any. */
