@@ -310,16 +310,18 @@ public final class ObjectView implements ClusterView, AutoCloseable {
                 waiting.forEach(f -> f.complete(null));
             }
         }
-        CompletableFuture<ObjectChanged> pending = pendingRequests.remove(change.getEnvelope().getRequestId());
-        if (pending != null) {
-            pending.complete(change);
-        }
         for (Listener l : listeners) {
             try {
                 l.onChange(change, previous);
             } catch (RuntimeException e) {
                 LOG.warn("{}: listener failed on {}: {}", clientId, key, e.toString(), e);
             }
+        }
+        // after the listeners: whoever waits for its request's change (the API answering a write) then reads what
+        // they derive (the console's rows, the custom kinds a definition serves) with the change in it
+        CompletableFuture<ObjectChanged> pending = pendingRequests.remove(change.getEnvelope().getRequestId());
+        if (pending != null) {
+            pending.complete(change);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeLibrary;
+import io.eventplane.core.meta.GoStrings;
 import java.util.List;
 
 /**
@@ -34,26 +35,8 @@ abstract class KubernetesLibrary implements CelCompilerLibrary, CelRuntimeLibrar
         return new CelEvaluationException(args.length == 0 ? format : String.format(format, args));
     }
 
-    /** Go's strconv.Quote for the ASCII text these libraries quote in their messages. */
+    /** Go's strconv.Quote for the text these libraries quote in their messages. */
     static String quote(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\t' -> out.append("\\t");
-                case '\r' -> out.append("\\r");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        out.append(String.format("\\x%02x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        return GoStrings.quote(s);
     }
 }

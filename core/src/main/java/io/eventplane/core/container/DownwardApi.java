@@ -1,6 +1,7 @@
 package io.eventplane.core.container;
 
 import io.eventplane.core.codec.Quantity;
+import io.eventplane.core.meta.GoStrings;
 import io.eventplane.model.HostIP;
 import io.eventplane.model.Node;
 import io.eventplane.model.Pod;
@@ -101,7 +102,7 @@ public final class DownwardApi {
     /** A map as a downward API file writes it: {@code key="value"} lines in key order, values quoted as Go does. */
     public static String formatMap(Map<String, String> values) {
         StringBuilder out = new StringBuilder();
-        new TreeMap<>(values).forEach((k, v) -> out.append(k).append('=').append(quote(v)).append('\n'));
+        new TreeMap<>(values).forEach((k, v) -> out.append(k).append('=').append(GoStrings.quote(v)).append('\n'));
         return out.toString();
     }
 
@@ -110,27 +111,6 @@ public final class DownwardApi {
             return Map.of();
         }
         return node.getStatus().getAllocatable();
-    }
-
-    static String quote(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\t' -> out.append("\\t");
-                case '\r' -> out.append("\\r");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\x%02x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 
     private static Optional<String> envOnly(Via via, String value) {
