@@ -22,6 +22,10 @@ final class RawWatch implements AutoCloseable {
     final Map<String, String> headers = new LinkedHashMap<>();
     private final Socket socket;
     private final InputStream in;
+    private static final com.fasterxml.jackson.databind.ObjectReader ONE_OBJECT = GatewayFixture.JSON.reader()
+            .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** Events of the last chunk not yet returned. */
+    private final java.util.ArrayDeque<JsonNode> pending = new java.util.ArrayDeque<>();
 
     RawWatch(String baseUrl, String pathAndQuery, String... extraHeaders) throws IOException {
         URI uri = URI.create(baseUrl);
@@ -65,16 +69,33 @@ final class RawWatch implements AutoCloseable {
         return new String(data, StandardCharsets.UTF_8);
     }
 
-    /** The next chunk as one watch event, asserting the chunk is exactly one JSON object and a newline. */
+    /**
+     * The next watch event, asserting the wire format: a chunk holds whole events (what was ready when it was
+     * written, as kube-apiserver flushes when its queue is empty), each exactly one JSON object and a newline.
+     */
     JsonNode nextEvent() throws IOException {
-        String chunk = nextChunk();
-        if (chunk == null) {
-            return null;
+        if (pending.isEmpty()) {
+            String chunk = nextChunk();
+            if (chunk == null) {
+                return null;
+            }
+            if (!chunk.endsWith("\n")) {
+                throw new AssertionError("a chunk must end with a whole event and its newline: " + chunk);
+            }
+            for (String line : chunk.substring(0, chunk.length() - 1).split("\n", -1)) {
+                JsonNode event;
+                try {
+                    event = ONE_OBJECT.readTree(line);
+                } catch (IOException e) {
+                    throw new AssertionError("each line of a chunk must be one JSON object: " + line, e);
+                }
+                if (event == null || !event.isObject()) {
+                    throw new AssertionError("each line of a chunk must be one JSON object: " + line);
+                }
+                pending.add(event);
+            }
         }
-        if (!chunk.endsWith("\n") || chunk.indexOf('\n') != chunk.length() - 1) {
-            throw new AssertionError("a chunk must be one JSON object and one newline: " + chunk);
-        }
-        return GatewayFixture.JSON.readTree(chunk);
+        return pending.poll();
     }
 
     void timeout(int millis) throws IOException {

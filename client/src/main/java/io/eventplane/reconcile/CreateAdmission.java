@@ -22,7 +22,8 @@ import org.apache.avro.specific.SpecificRecord;
  * StorageClass, and ResourceQuota, which reserves what it admits in the quota's status. A create the writer would
  * refuse anyway (invalid, a name taken by an earlier attempt) reserves nothing and is sent as it is, for the writer's
  * own verdict. In a namespace with quotas the chain runs on a thread of its own (a reservation waits for the
- * writer's verdict); elsewhere it only reads the view, on the caller's thread.
+ * writer's verdict) and the writer's decision is tried first (a dry run), so that nothing is reserved for a create the
+ * writer refuses; elsewhere it only reads the view, on the caller's thread, and the writer decides once, on send.
  */
 final class CreateAdmission implements AutoCloseable {
     private static final ObjectDecider WRITER = new ObjectDecider(RulesRegistry.standard());
@@ -48,14 +49,16 @@ final class CreateAdmission implements AutoCloseable {
     CompletableFuture<AdmissionResult> admit(SpecificRecord object) {
         AdmissionRequest request = AdmissionRequest.create(object);
         if (view.objects(Kinds.RESOURCE_QUOTA.kind(), request.namespace()).isEmpty()) {
-            return CompletableFuture.completedFuture(decide(request, object));
+            // no quota to reserve in: nothing the writer's dry run would protect; the writer decides once, on send
+            return CompletableFuture.completedFuture(decide(request, object, admitted -> { }));
         }
-        return CompletableFuture.supplyAsync(() -> decide(request, object), quotaThread());
+        return CompletableFuture.supplyAsync(() -> decide(request, object, this::writerCheck), quotaThread());
     }
 
-    private AdmissionResult decide(AdmissionRequest request, SpecificRecord object) {
+    private AdmissionResult decide(AdmissionRequest request, SpecificRecord object,
+                                   java.util.function.Consumer<SpecificRecord> writerCheck) {
         try {
-            return chain.create(request, object, this::writerCheck);
+            return chain.create(request, object, writerCheck);
         } catch (WriterRefuses e) {
             return null;
         }

@@ -22,11 +22,11 @@ import java.util.Map;
 final class LoadTestCommand {
     static final String USAGE = "usage: eventplane loadtest [--nodes 100] [--pods 3000 | --pods-per-node 30] "
             + "[--objects pods|deployments] [--deployment-size 100] [--rate 0 (pods/s, 0 = burst)] [--churn 0 (pods/s)] "
-            + "[--duration 60s (churn)] [--timeout 600s] [--seed 1] [--report-dir D] [--keep-data] "
+            + "[--duration 60s (churn)] [--timeout 600s] [--seed 1] [--warmup 0 (pods first run and deleted)] [--report-dir D] [--keep-data] "
             + "[--server URL --bootstrap B --registry R]";
     private static final java.util.Set<String> OPTIONS = java.util.Set.of("nodes", "pods", "pods-per-node", "objects",
             "deployment-size", "rate", "churn", "duration", "timeout", "seed", "report-dir", "keep-data", "server",
-            "bootstrap", "registry", "partitions", "data-dir", "topic-prefix");
+            "bootstrap", "registry", "partitions", "data-dir", "topic-prefix", "warmup");
 
     private LoadTestCommand() {
     }
@@ -54,7 +54,7 @@ final class LoadTestCommand {
         LoadTestRun.Plan plan = new LoadTestRun.Plan(nodes, pods, objects, options.intValue("deployment-size", 100),
                 Double.parseDouble(options.get("rate", "0")), Double.parseDouble(options.get("churn", "0")),
                 seconds(options.get("duration", "60s")), seconds(options.get("timeout", "600s")),
-                options.intValue("seed", 1));
+                options.intValue("seed", 1), options.intValue("warmup", 0));
         Path reportDir = Path.of(options.get("report-dir", "loadtest-reports/"
                 + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())));
         String server = options.get("server", null);

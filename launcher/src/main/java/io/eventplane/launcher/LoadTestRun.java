@@ -37,7 +37,7 @@ import org.apache.kafka.common.TopicPartition;
 final class LoadTestRun {
     /** What to do. {@code rate} is pods per second (0: as fast as possible); {@code churn} pods/s replaced after. */
     record Plan(int nodes, int pods, String objects, int deploymentSize, double rate, double churn, Duration churnFor,
-                Duration timeout, long seed) {
+                Duration timeout, long seed, int warmup) {
         /** The parameters as a report shows them. */
         Map<String, Object> describe() {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
@@ -52,11 +52,16 @@ final class LoadTestRun {
             m.put("churnSeconds", churnFor.toSeconds());
             m.put("timeoutSeconds", timeout.toSeconds());
             m.put("seed", seed);
+            m.put("warmupPods", warmup);
             return m;
         }
 
         int objectCount() {
-            return objects.equals("deployments") ? (pods + deploymentSize - 1) / deploymentSize : pods;
+            return objectCount(pods);
+        }
+
+        int objectCount(int podCount) {
+            return objects.equals("deployments") ? (podCount + deploymentSize - 1) / deploymentSize : podCount;
         }
     }
 
@@ -110,6 +115,9 @@ final class LoadTestRun {
 
     void run() throws Exception {
         try (Admin admin = Admin.create(config.kafkaConfig())) {
+            if (plan.warmup() > 0) {
+                new LoadTestWarmup(api, http, plan, out).run(() -> writerLag(admin));
+            }
             startOffsets.putAll(endOffsets(admin, config.topics().events()));
             call("POST", "namespaces", "/api/v1/namespaces",
                     "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + NAMESPACE + "\"}}", true);
@@ -232,21 +240,18 @@ final class LoadTestRun {
                     String line;
                     while (!stop && (line = lines.readLine()) != null) {
                         Instant seen = Instant.now();
-                        JsonNode e = JSON.readTree(line);
-                        JsonNode pod = e.path("object");
-                        String newRv = pod.path("metadata").path("resourceVersion").asText("");
-                        if (!newRv.isEmpty()) {
-                            rv = newRv;
+                        WatchLine e = WatchLine.parse(line);
+                        if (!e.resourceVersion().isEmpty()) {
+                            rv = e.resourceVersion();
                         }
-                        if (e.path("type").asText().equals("BOOKMARK") || e.path("type").asText().equals("ERROR")) {
+                        if (e.type().equals("BOOKMARK") || e.type().equals("ERROR")) {
                             continue;
                         }
-                        String name = pod.path("metadata").path("name").asText();
-                        if (!pod.path("spec").path("nodeName").asText("").isEmpty()) {
-                            scheduledSeen.putIfAbsent(name, true);
+                        if (!e.nodeName().isEmpty()) {
+                            scheduledSeen.putIfAbsent(e.name(), true);
                         }
-                        if (pod.path("status").path("phase").asText().equals("Running")) {
-                            observedRunning.putIfAbsent(name, seen);
+                        if (e.phase().equals("Running")) {
+                            observedRunning.putIfAbsent(e.name(), seen);
                         }
                     }
                 }

@@ -24,12 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 class LoadTestEndToEndTest {
 
     @Test
-    @DisplayName("loadtest: 30 pods on 3 nodes, each pod's phases measured, reports written with their plots")
+    @DisplayName("loadtest: 30 pods on 3 nodes after a warm-up of 6, each pod's phases measured, reports written with their plots")
     void smallRun(@TempDir Path dir) throws Exception {
-        try (ControlLoop loop = new ControlLoop().start(dir).startControllers("serviceaccount");
+        try (ControlLoop loop = new ControlLoop().start(dir).startControllers("serviceaccount,namespace");
              GatewayServer gateway = GatewayServer.start(loop.config(), 0, "127.0.0.1")) {
             LoadTestRun.Plan plan = new LoadTestRun.Plan(3, 30, "pods", 10, 0, 0, Duration.ZERO,
-                    Duration.ofSeconds(120), 1);
+                    Duration.ofSeconds(120), 1, 6);
             ByteArrayOutputStream progress = new ByteArrayOutputStream();
             LoadTestRun run = new LoadTestRun(gateway.url(), loop.config(), plan,
                     new PrintStream(progress, true, StandardCharsets.UTF_8));
@@ -52,6 +52,10 @@ class LoadTestEndToEndTest {
             assertEquals(30, bound, "every binding falls in a second of the throughput series");
             assertTrue(progress.toString(StandardCharsets.UTF_8).contains("created 30/30"),
                     progress.toString(StandardCharsets.UTF_8));
+            assertTrue(progress.toString(StandardCharsets.UTF_8).contains("warm-up done"),
+                    progress.toString(StandardCharsets.UTF_8));
+            assertEquals(404, new Http(gateway.url()).get("/api/v1/namespaces/" + LoadTestWarmup.NAMESPACE).statusCode(),
+                    "the warm-up's namespace is gone before the measured phase");
 
             JsonNode json = Http.JSON.readTree(dir.resolve("report/report.json").toFile());
             assertEquals(30, json.path("summary").path("podsRunning").asInt());

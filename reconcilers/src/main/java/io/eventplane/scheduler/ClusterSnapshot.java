@@ -42,6 +42,8 @@ public final class ClusterSnapshot {
     };
     /** The workloads' selector ANDed for a (namespace, labels): what the default spread constraints select. */
     final Map<Object, java.util.Optional<LabelSelector>> workloadSelectorMemo = new HashMap<>();
+    /** Memo keys of selectors by namespace and selector identity ({@link TopologySpread}); cleared with the above. */
+    final Map<String, Map<LabelSelector, String>> selectorKeys = new HashMap<>();
     /** While the metadata is read again: the namespaces and workloads before (see {@link #clearMetadata()}). */
     private List<Object> previousMetadata;
 
@@ -174,6 +176,7 @@ public final class ClusterSnapshot {
         affinityMemo.clear();
         scoreMemo.clear();
         workloadSelectorMemo.clear();
+        selectorKeys.clear();
     }
 
     /**

@@ -57,7 +57,7 @@ final class TopologySpread {
             for (TopologySpreadConstraint c : pod.spreadConstraints) {
                 String when = c.getWhenUnsatisfiable() == null ? "DoNotSchedule" : c.getWhenUnsatisfiable();
                 if (when.equals(whenUnsatisfiable)) {
-                    out.add(constraint(c, selector(pod, c), pod));
+                    out.add(constraint(c, selector(pod, c), pod, snapshot));
                 }
             }
             return out;
@@ -72,17 +72,34 @@ final class TopologySpread {
         for (TopologySpreadConstraint c : defaults) {
             String when = c.getWhenUnsatisfiable() == null ? "DoNotSchedule" : c.getWhenUnsatisfiable();
             if (when.equals(whenUnsatisfiable)) {
-                out.add(constraint(c, workloads, pod));
+                out.add(constraint(c, workloads, pod, snapshot));
             }
         }
         return out;
     }
 
-    private static Constraint constraint(TopologySpreadConstraint c, LabelSelector selector, PodInfo pod) {
+    private static Constraint constraint(TopologySpreadConstraint c, LabelSelector selector, PodInfo pod,
+                                         ClusterSnapshot snapshot) {
         int minDomains = c.getMinDomains() == null ? 1 : c.getMinDomains();
         return new Constraint(c.getMaxSkew() == null ? 1 : c.getMaxSkew(), c.getTopologyKey(), selector, minDomains,
                 !"Ignore".equals(c.getNodeAffinityPolicy()), "Honor".equals(c.getNodeTaintsPolicy()),
-                LabelSelectors.matches(selector, pod.labels), pod.namespace + '\u0000' + selector);
+                LabelSelectors.matches(selector, pod.labels), selectorKey(pod.namespace, selector, snapshot));
+    }
+
+    /**
+     * The per-node count memo's key of a selector in a namespace. The pods of one workload share their selector
+     * object (the workload selector is memoized), so the key is made once per selector and reused: one String whose
+     * hash is cached and whose lookups compare by identity first, instead of the selector printed for every pod.
+     */
+    private static String selectorKey(String namespace, LabelSelector selector, ClusterSnapshot snapshot) {
+        Map<LabelSelector, String> keys = snapshot.selectorKeys.computeIfAbsent(namespace,
+                n -> new java.util.IdentityHashMap<>());
+        String key = keys.get(selector);
+        if (key == null) {
+            key = (namespace + '\u0000' + selector).intern();
+            keys.put(selector, key);
+        }
+        return key;
     }
 
     /** labelSelector plus {@code key In (the pod's value)} for every matchLabelKeys key the pod has. */

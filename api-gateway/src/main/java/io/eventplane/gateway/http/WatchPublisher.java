@@ -12,7 +12,8 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 /**
- * A watch stream as a reactive-streams publisher of raw chunks, one chunk per watch event. A pump on its own thread
+ * A watch stream as a reactive-streams publisher of raw chunks: a watch event, with the events that are ready behind
+ * it (one write and one flush for what a burst queued, as kube-apiserver flushes when its queue is empty). A pump on its own thread
  * pulls from the (blocking) stream while the HTTP layer has demand; without demand it stops, and a watcher that keeps
  * the server waiting overflows its bounded view subscription and is closed.
  */
@@ -46,6 +47,9 @@ final class WatchPublisher implements Publisher<ReadBuffer> {
         subscriber.onSubscribe(new Pump(subscriber));
     }
 
+    /** At most this much is gathered into one chunk (one write, one flush). */
+    static final int MAX_CHUNK = 256 * 1024;
+
     private final class Pump implements Subscription, Runnable {
         private final Subscriber<? super ReadBuffer> subscriber;
         private final AtomicLong demand = new AtomicLong();
@@ -69,6 +73,26 @@ final class WatchPublisher implements Publisher<ReadBuffer> {
             if (work.getAndIncrement() == 0) {
                 pumps.execute(this);
             }
+        }
+
+        /**
+         * {@code first} and whatever else the stream has ready, up to {@link #MAX_CHUNK}: under a burst a watcher
+         * gets its events in a few writes instead of one write and flush each (watch events are framed in the
+         * stream, not by chunks).
+         */
+        private byte[] withReady(byte[] first) {
+            byte[] more = first.length >= MAX_CHUNK ? null : stream.nextAvailable();
+            if (more == null) {
+                return first;
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(Math.min(MAX_CHUNK,
+                    Math.max(8192, (first.length + more.length) * 8)));
+            out.writeBytes(first);
+            out.writeBytes(more);
+            while (out.size() < MAX_CHUNK && (more = stream.nextAvailable()) != null) {
+                out.writeBytes(more);
+            }
+            return out.toByteArray();
         }
 
         @Override
@@ -105,7 +129,7 @@ final class WatchPublisher implements Publisher<ReadBuffer> {
                             return;
                         }
                         demand.decrementAndGet();
-                        subscriber.onNext(buffers.adapt(chunk));
+                        subscriber.onNext(buffers.adapt(withReady(chunk)));
                     }
                     if (cancelled || done) {
                         return;

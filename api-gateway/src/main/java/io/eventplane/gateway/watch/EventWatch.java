@@ -72,6 +72,27 @@ final class EventWatch implements WatchStream {
         return null;
     }
 
+    @Override
+    public byte[] nextAvailable() {
+        while (!closed && System.nanoTime() < options.deadlineNanos()) {
+            WatchEvent event;
+            try {
+                event = subscription.poll(Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            if (event == null) {
+                return null;
+            }
+            byte[] line = render(event);
+            if (line != null) {
+                return line;
+            }
+        }
+        return null;
+    }
+
     private byte[] render(WatchEvent event) {
         ObjectChanged c = event.change();
         if (from != null && !ResourceVersions.after(from, c.getResourceVersion())) {

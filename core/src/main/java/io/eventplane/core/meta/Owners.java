@@ -23,7 +23,12 @@ public final class Owners {
         if (meta == null || meta.getOwnerReferences() == null) {
             return Optional.empty();
         }
-        return meta.getOwnerReferences().stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst();
+        for (OwnerReference r : meta.getOwnerReferences()) { // every controller's keysFor asks: no stream here
+            if (Boolean.TRUE.equals(r.getController())) {
+                return Optional.of(r);
+            }
+        }
+        return Optional.empty();
     }
 
     public static boolean isControlledBy(ObjectMeta meta, String ownerUid) {
