@@ -127,7 +127,9 @@ final class CpuUsage {
                 || t.startsWith("controller-progress") || t.equals("snapshots")) {
             return "controllers";
         }
-        if (t.startsWith("gateway") || t.contains("eventloop") || t.contains("event-loop") || t.contains("watch")) {
+        // io-executor: Micronaut's blocking executor, where the API's handlers run (a write waits for its verdict)
+        if (t.startsWith("gateway") || t.contains("eventloop") || t.contains("event-loop") || t.contains("watch")
+                || t.startsWith("io-executor")) {
             return "gateway";
         }
         if (t.contains("kafka") || t.contains("broker") || t.contains("raft") || t.contains("quorum")

@@ -94,6 +94,7 @@ class LoadTestEndToEndTest {
                 Map.entry("kafka-producer-network-thread | node-sim-node--membership", "node-sim"),
                 Map.entry("deployment-controller-worker", "controllers"),
                 Map.entry("gateway-bb1d2-services-3", "gateway"),
+                Map.entry("io-executor-thread-7", "gateway"),
                 Map.entry("kafka-scheduler-4", "broker"),
                 Map.entry("data-plane-kafka-request-handler-2", "broker"),
                 Map.entry("HttpClient-3-Worker-1", "loadtest"));
