@@ -73,10 +73,7 @@ public final class WriterService implements AutoCloseable {
         // ... and so one request must carry what a commit accumulated while the previous one was in flight: a request
         // takes one batch per partition, and with the default 16 KiB batches a 5,000-node load test's writer appended
         // fewer than 300 changes/s, each commit waiting for dozens of round trips.
-        // Under the broker's 1 MiB limit, and 1 KiB under 512 KiB: a batch's buffer of exactly 512 KiB (plus the array's
-        // header) is a humongous object for G1 with 1 MiB regions (the default below a ~4 GB heap), allocated in old
-        // regions, each one able to start a concurrent cycle ("G1 Humongous Allocation" in the GC log of `bench writer`).
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 512 * 1024 - 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 512 * 1024); // under the broker's 1 MiB limit
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);
         // No compression: a commit's batches are small, and lz4's per-batch setup cost more CPU than it saved.
         // Tuning hook: -Deventplane.streams.<any Kafka Streams/consumer/producer setting>=value overrides the above.
