@@ -54,12 +54,6 @@ public final class CommandSender implements AutoCloseable {
         return new CommandSender(config, clientId, false);
     }
 
-    /**
-     * How long the process's producer waits to fill a batch of commands ({@code EVENTPLANE_COMMAND_LINGER_MS}): each
-     * produce request costs the broker a fixed amount whatever it carries.
-     */
-    static final int LINGER_MS = Integer.parseInt(EventplaneConfig.setting("EVENTPLANE_COMMAND_LINGER_MS", "1"));
-
     private CommandSender(EventplaneConfig config, String clientId, boolean share) {
         this.topic = config.topics().commands();
         this.sharedKey = share ? config.bootstrapServers() + "|" + config.registryUrl() : null;
@@ -70,7 +64,7 @@ public final class CommandSender implements AutoCloseable {
                 props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
                 props.put(ProducerConfig.ACKS_CONFIG, "all");
                 props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-                props.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
+                props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
                 // send() blocks its caller while the producer has no metadata (a restarted broker: the client
                 // re-bootstraps and forgets it), 60 s by default: far past any request's timeout. Fail sooner: the
                 // caller answers 503 (the gateway) or retries (controllers).

@@ -175,12 +175,7 @@ final class BenchCommand {
                     requests.submit(build.create(pod("warm-" + i)), Duration.ofSeconds(30)).get();
                 }
                 if (warmup > 200) {
-                    AtomicLong warmed = new AtomicLong();
-                    view.addListener(c -> {
-                        if (c.getName().startsWith("warm-bulk-")) {
-                            warmed.incrementAndGet();
-                        }
-                    });
+                    AtomicLong warmed = countCreated(view, "warm-bulk-");
                     for (int i = 200; i < warmup; i++) {
                         sender.send(build.create(pod("warm-bulk-" + i)));
                     }
@@ -192,12 +187,7 @@ final class BenchCommand {
                 out.printf("warm-up: %,d creates in %.2f s before the measured ones%n", warmup,
                         (System.nanoTime() - tWarm) / 1e9);
 
-                AtomicLong seen = new AtomicLong();
-                view.addListener(c -> {
-                    if (c.getName().startsWith("tp-")) {
-                        seen.incrementAndGet();
-                    }
-                });
+                AtomicLong seen = countCreated(view, "tp-");
                 out.printf("throughput: sending %,d creates...%n", commands);
                 long start = System.nanoTime();
                 long cpuStart = processCpuNanos();
@@ -289,6 +279,17 @@ final class BenchCommand {
             out.merge(role, cpu, Long::sum);
         }
         return out;
+    }
+
+    /** A count of the changes to objects named {@code prefix}... that the view applies from now on. */
+    private static AtomicLong countCreated(ObjectView view, String prefix) {
+        AtomicLong count = new AtomicLong();
+        view.addListener(c -> {
+            if (c.getName().startsWith(prefix)) {
+                count.incrementAndGet();
+            }
+        });
+        return count;
     }
 
     static long processCpuNanos() {

@@ -63,6 +63,27 @@ final class LoadTestRun {
         int objectCount(int podCount) {
             return objects.equals("deployments") ? (podCount + deploymentSize - 1) / deploymentSize : podCount;
         }
+
+        /** Objects created per second at the planned rate (0: as fast as possible). */
+        double objectsPerSecond() {
+            return objects.equals("deployments") ? rate / deploymentSize : rate;
+        }
+
+        /** Where the objects are created in {@code namespace}. */
+        String objectPath(String namespace) {
+            return objects.equals("deployments") ? "/apis/apps/v1/namespaces/" + namespace + "/deployments"
+                    : "/api/v1/namespaces/" + namespace + "/pods";
+        }
+
+        /** How many pods the {@code index}-th object of {@code podCount} pods stands for. */
+        int podsOf(int index, int podCount) {
+            return objects.equals("deployments") ? Math.min(deploymentSize, podCount - index * deploymentSize) : 1;
+        }
+
+        /** The {@code index}-th object of {@code podCount} pods, named {@code name}. */
+        String objectBody(String name, int index, int podCount) {
+            return objects.equals("deployments") ? deployment(name, podsOf(index, podCount)) : pod(name);
+        }
     }
 
     /** One second of the run. */
@@ -148,7 +169,7 @@ final class LoadTestRun {
         Semaphore inFlight = new Semaphore(maxInFlight);
         long t0 = System.nanoTime();
         int n = plan.objectCount();
-        double perSecond = plan.objects().equals("deployments") ? plan.rate() / plan.deploymentSize() : plan.rate();
+        double perSecond = plan.objectsPerSecond();
         for (int i = 0; i < n && !stop; i++) {
             if (perSecond > 0) {
                 long due = t0 + (long) (i * 1e9 / perSecond);
@@ -158,14 +179,8 @@ final class LoadTestRun {
                 }
             }
             inFlight.acquireUninterruptibly();
-            String name = String.format("load-%06d", i);
-            if (plan.objects().equals("deployments")) {
-                int size = Math.min(plan.deploymentSize(), plan.pods() - i * plan.deploymentSize());
-                callAsync("POST", "deployments", "/apis/apps/v1/namespaces/" + NAMESPACE + "/deployments",
-                        deployment(name, size), inFlight, size);
-            } else {
-                callAsync("POST", "pods", "/api/v1/namespaces/" + NAMESPACE + "/pods", pod(name), inFlight, 1);
-            }
+            callAsync("POST", plan.objects(), plan.objectPath(NAMESPACE),
+                    plan.objectBody(String.format("load-%06d", i), i, plan.pods()), inFlight, plan.podsOf(i, plan.pods()));
         }
         inFlight.acquireUninterruptibly(maxInFlight);
         inFlight.release(maxInFlight);
@@ -179,8 +194,7 @@ final class LoadTestRun {
      * mutating in-flight limit (kube-apiserver's --max-mutating-requests-inflight, 200), past which it answers 429.
      */
     static int inFlightFor(Plan plan) {
-        double perSecond = plan.objects().equals("deployments") ? plan.rate() / plan.deploymentSize() : plan.rate();
-        return Math.max(128, (int) Math.min(190, Math.ceil(perSecond * 2)));
+        return Math.max(128, (int) Math.min(190, Math.ceil(plan.objectsPerSecond() * 2)));
     }
 
     /** Deletes a random load pod and creates a new one, {@code churn} times a second, for {@code churnFor}. */
@@ -235,6 +249,10 @@ final class LoadTestRun {
     }
 
     private HttpRequest request(String method, String path, String body) {
+        return request(api, method, path, body);
+    }
+
+    static HttpRequest request(String api, String method, String path, String body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
                 .header("User-Agent", "eventplane-loadtest").header("Content-Type", "application/json");
         return b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
@@ -243,33 +261,45 @@ final class LoadTestRun {
 
     /** Follows the pods of the load namespace through the API's watch, as a user's informer would. */
     private void watch(String resourceVersion) {
+        followPods(http, api, NAMESPACE, resourceVersion, () -> stop, (e, seen) -> {
+            if (e.type().equals("BOOKMARK") || e.type().equals("ERROR")) {
+                return;
+            }
+            if (!e.nodeName().isEmpty()) {
+                scheduledSeen.putIfAbsent(e.name(), true);
+            }
+            if (e.phase().equals("Running")) {
+                observedRunning.putIfAbsent(e.name(), seen);
+            }
+        });
+    }
+
+    /**
+     * Watches the pods of {@code namespace} from {@code resourceVersion} until {@code stopped}, watching again from the
+     * last resourceVersion seen when the stream ends or fails; each line goes to {@code onEvent} with when it arrived.
+     */
+    static void followPods(HttpClient http, String api, String namespace, String resourceVersion,
+                           java.util.function.BooleanSupplier stopped,
+                           java.util.function.BiConsumer<WatchLine, Instant> onEvent) {
         String rv = resourceVersion;
-        while (!stop) {
+        while (!stopped.getAsBoolean()) {
             try {
                 HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/"
-                                + NAMESPACE + "/pods?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv)).GET().build(),
+                                + namespace + "/pods?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv)).GET().build(),
                         HttpResponse.BodyHandlers.ofInputStream());
                 try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
                     String line;
-                    while (!stop && (line = lines.readLine()) != null) {
+                    while (!stopped.getAsBoolean() && (line = lines.readLine()) != null) {
                         Instant seen = Instant.now();
                         WatchLine e = WatchLine.parse(line);
                         if (!e.resourceVersion().isEmpty()) {
                             rv = e.resourceVersion();
                         }
-                        if (e.type().equals("BOOKMARK") || e.type().equals("ERROR")) {
-                            continue;
-                        }
-                        if (!e.nodeName().isEmpty()) {
-                            scheduledSeen.putIfAbsent(e.name(), true);
-                        }
-                        if (e.phase().equals("Running")) {
-                            observedRunning.putIfAbsent(e.name(), seen);
-                        }
+                        onEvent.accept(e, seen);
                     }
                 }
             } catch (Exception e) {
-                if (!stop) {
+                if (!stopped.getAsBoolean()) {
                     sleepNanos(200_000_000L);
                 }
             }

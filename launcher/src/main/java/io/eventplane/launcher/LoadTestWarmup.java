@@ -1,18 +1,11 @@
 package io.eventplane.launcher;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,7 +23,6 @@ final class LoadTestWarmup {
     private final LoadTestRun.Plan plan;
     private final PrintStream out;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
-    private final AtomicLong failed = new AtomicLong();
     private volatile String firstFailure;
     private volatile boolean stop;
 
@@ -84,66 +76,31 @@ final class LoadTestWarmup {
 
     private void create(int pods) {
         Semaphore inFlight = new Semaphore(128);
-        int n = plan.objectCount(pods);
-        for (int i = 0; i < n; i++) {
+        String path = plan.objectPath(NAMESPACE);
+        for (int i = 0; i < plan.objectCount(pods); i++) {
             inFlight.acquireUninterruptibly();
-            String name = String.format("warm-%06d", i);
-            String path;
-            String body;
-            if (plan.objects().equals("deployments")) {
-                path = "/apis/apps/v1/namespaces/" + NAMESPACE + "/deployments";
-                body = LoadTestRun.deployment(name, Math.min(plan.deploymentSize(), pods - i * plan.deploymentSize()));
-            } else {
-                path = "/api/v1/namespaces/" + NAMESPACE + "/pods";
-                body = LoadTestRun.pod(name);
-            }
-            http.sendAsync(request("POST", path, body), HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
-                inFlight.release();
-                if (e != null || r.statusCode() >= 300) {
-                    failed.incrementAndGet();
-                    if (firstFailure == null) {
-                        firstFailure = "POST " + path + ": " + (e != null ? e.toString() : r.statusCode() + " " + r.body());
-                    }
-                }
-            });
+            http.sendAsync(LoadTestRun.request(api, "POST", path, plan.objectBody(String.format("warm-%06d", i), i, pods)),
+                    HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+                        inFlight.release();
+                        if ((e != null || r.statusCode() >= 300) && firstFailure == null) {
+                            firstFailure = "POST " + path + ": " + (e != null ? e.toString() : r.statusCode() + " " + r.body());
+                        }
+                    });
         }
         inFlight.acquireUninterruptibly(128);
     }
 
     /** Counts the warm-up pods seen Running through a watch (the same path the measured phase's watch takes). */
     private void watch() {
-        String rv = "0";
-        while (!stop) {
-            try {
-                HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(api
-                        + "/api/v1/namespaces/" + NAMESPACE + "/pods?watch=1&allowWatchBookmarks=true&resourceVersion="
-                        + rv)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-                try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while (!stop && (line = lines.readLine()) != null) {
-                        WatchLine e = WatchLine.parse(line);
-                        if (!e.resourceVersion().isEmpty()) {
-                            rv = e.resourceVersion();
-                        }
-                        if (e.phase().equals("Running")) {
-                            running.add(e.name());
-                        }
-                    }
-                }
-            } catch (Exception e) {
-                if (!stop) {
-                    try {
-                        Thread.sleep(200);
-                    } catch (InterruptedException interrupted) {
-                        return;
-                    }
-                }
+        LoadTestRun.followPods(http, api, NAMESPACE, "0", () -> stop, (e, seen) -> {
+            if (e.phase().equals("Running")) {
+                running.add(e.name());
             }
-        }
+        });
     }
 
     private void send(String method, String path, String body) throws Exception {
-        HttpResponse<String> r = http.send(request(method, path, body), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(LoadTestRun.request(api, method, path, body), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() >= 300 && r.statusCode() != 409) {
             throw new IllegalStateException("warm-up: " + method + " " + path + " answered " + r.statusCode() + ": "
                     + r.body());
@@ -151,14 +108,7 @@ final class LoadTestWarmup {
     }
 
     private int status(String path) throws Exception {
-        return http.send(request("GET", path, null), HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
-    private HttpRequest request(String method, String path, String body) {
-        return HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
-                .header("User-Agent", "eventplane-loadtest").header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body)).build();
+        return http.send(LoadTestRun.request(api, "GET", path, null), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private static double since(long t0) {
