@@ -22,7 +22,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * Reads the Confluent wire format into a generated {@link SpecificRecord} class (the reader schema is its
  * {@code SCHEMA$}; the writer schema comes from the registry by id, cached, and Avro resolves the two when they
- * differ) or, without a target class, into a {@link GenericRecord} in the writer's schema.
+ * differ) or, without a target class, into a {@link GenericRecord} in the writer's schema. Strings of generated
+ * classes are {@link SharedStrings shared} between the records decoded, so objects kept decoded do not each hold a copy.
  *
  * <p>Bytes that cannot be decoded (wrong magic byte, unknown schema id, truncated or left-over bytes, a writer schema
  * the reader cannot resolve) throw a {@link SerializationException} saying what is wrong: a poison record. A registry
@@ -91,7 +92,7 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
         try {
             BinaryDecoder decoder = DecoderFactory.get()
                     .binaryDecoder(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null);
-            T record = reader.read(null, decoder);
+            T record = reader.read(null, new SharedStringsDecoder(decoder));
             if (!decoder.isEnd()) {
                 throw new SerializationException("cannot deserialize a record from topic '" + topic
                         + "' with schema id " + id + ": bytes left over after the record (" + data.length
@@ -163,4 +164,5 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
         // The reader resolves writer to reader schema (ResolvingDecoder) field by field.
         return new SpecificDatumReader<>(writer, reader, model);
     }
+
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,23 @@ class AvroSerdeTest {
             Widget original = Widget.newBuilder().setName("w").setCount(3).setNote("n").build();
             byte[] bytes = serde.serializer().serialize("widgets", original);
             assertEquals(original, serde.deserializer().deserialize("widgets", bytes));
+        }
+    }
+
+    @Test
+    void recordsDecodedOneAfterAnotherShareTheirEqualStrings() {
+        try (AvroSerde<Widget> serde = AvroSerde.configured(Widget.class, config, false)) {
+            Widget first = serde.deserializer().deserialize("widgets",
+                    serde.serializer().serialize("widgets", widget("shared-name", 1)));
+            Widget second = serde.deserializer().deserialize("widgets",
+                    serde.serializer().serialize("widgets", widget("shared-name", 2)));
+            assertSame(first.getName(), second.getName(), "one instance of the string both records decoded");
+            Widget other = serde.deserializer().deserialize("widgets",
+                    serde.serializer().serialize("widgets", widget("another-name", 3)));
+            assertEquals("another-name", other.getName());
+            String longest = "x".repeat(SharedStrings.LONGEST + 1);
+            assertEquals(longest, serde.deserializer().deserialize("widgets",
+                    serde.serializer().serialize("widgets", widget(longest, 4))).getName());
         }
     }
 
