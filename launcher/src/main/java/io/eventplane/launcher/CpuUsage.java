@@ -11,18 +11,22 @@ import java.util.TreeMap;
 
 /**
  * CPU time of this process, whole and by component (from thread names), over a measured phase: what a change costs.
- * Threads the JVM does not list (GC, JIT compiler) and threads that ended during the phase show only in the process
- * total, as {@code jvm (GC, JIT) and ended threads}.
+ * The JVM's own garbage collector and JIT compiler threads, which Java does not list, are read from
+ * {@code /proc/self/task} where Linux offers it; the JVM's other threads and threads that ended during the phase
+ * show only in the process total, as {@value #UNATTRIBUTED}.
  */
 final class CpuUsage {
     /** The components of an in-process cluster, in the order a report lists them. */
     static final String[] COMPONENTS = {"writer", "views", "scheduler", "node-sim", "controllers", "gateway", "broker",
-            "kafka clients", "loadtest", "other"};
-    static final String UNATTRIBUTED = "jvm (GC, JIT) and ended threads";
+            "kafka clients", "loadtest", "other", "jvm GC", "jvm JIT"};
+    static final String UNATTRIBUTED = "jvm other and ended threads";
+    /** Linux reports thread times in clock ticks of 1/100 s (USER_HZ, fixed by its ABI). */
+    private static final long NANOS_PER_TICK = 10_000_000L;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final long processStart;
     private final Map<Long, Long> threadStart = new HashMap<>();
+    private final Map<String, Long> jvmStart = jvmThreadNanos();
 
     /** Starts measuring now. */
     CpuUsage() {
@@ -61,6 +65,11 @@ final class CpuUsage {
             byComponent.merge(component(info.getThreadName()), used, Double::sum);
             attributed += used;
         }
+        for (Map.Entry<String, Long> jvm : jvmThreadNanos().entrySet()) {
+            double used = Math.max(0, jvm.getValue() - jvmStart.getOrDefault(jvm.getKey(), 0L)) / 1e9;
+            byComponent.merge(jvm.getKey(), used, Double::sum);
+            attributed += used;
+        }
         Map<String, Double> out = new LinkedHashMap<>();
         double process = processStart < 0 ? -1 : (processCpuNanos() - processStart) / 1e9;
         out.put("process", process);
@@ -71,6 +80,47 @@ final class CpuUsage {
             out.put(UNATTRIBUTED, Math.max(0, process - attributed));
         }
         return out;
+    }
+
+    /**
+     * CPU time of the JVM's garbage collector ({@code jvm GC}) and JIT compiler ({@code jvm JIT}) threads, by
+     * thread id, summed by component; empty where {@code /proc/self/task} cannot be read (not Linux).
+     */
+    static Map<String, Long> jvmThreadNanos() {
+        Map<String, Long> out = new TreeMap<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return out;
+        }
+        for (java.io.File task : tasks) {
+            try {
+                String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                // "tid (comm) state ppid ..." where comm may hold spaces: fields count from the last ')'
+                int close = stat.lastIndexOf(')');
+                String component = jvmComponent(stat.substring(stat.indexOf('(') + 1, close));
+                if (component == null) {
+                    continue;
+                }
+                String[] fields = stat.substring(close + 2).split(" ");
+                // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after "state"
+                long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                out.merge(component, ticks * NANOS_PER_TICK, Long::sum);
+            } catch (java.io.IOException | RuntimeException threadEnded) {
+                // the thread ended between listing and reading: its time is in the process total
+            }
+        }
+        return out;
+    }
+
+    /** The component of a JVM thread by its Linux name (15 characters at most), or null for the others. */
+    static String jvmComponent(String comm) {
+        if (comm.startsWith("GC Thread") || comm.startsWith("G1 ")) {
+            return "jvm GC";
+        }
+        if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+            return "jvm JIT";
+        }
+        return null;
     }
 
     /**

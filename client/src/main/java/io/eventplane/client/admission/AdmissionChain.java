@@ -3,6 +3,7 @@ package io.eventplane.client.admission;
 import io.eventplane.client.ClusterView;
 import io.eventplane.core.decide.KindRules;
 import io.eventplane.core.decide.RulesRegistry;
+import io.eventplane.core.kinds.Kinds;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +17,9 @@ import org.apache.avro.specific.SpecificRecord;
  * first every mutating plugin in order, then the writer's own validation of the result (as Kubernetes validates before
  * its validating plugins), then every validating plugin in order. A plugin refuses with an {@link AdmissionRefusal};
  * nothing is written then. The plugins read the view and write nothing but a quota's status (the reservation).
+ * The writer's validation is a dry run of its decision: it runs first only where a quota would reserve (nothing is
+ * reserved for an object the writer refuses); elsewhere only when a validating plugin refuses, so that the writer's
+ * refusal still comes first, and an object every plugin admits is decided once, by the writer, when it is sent.
  *
  * <p>The object is defaulted by the writer's rules first, as Kubernetes defaults what it decodes. Order, as
  * kube-apiserver's: NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultStorageClass,
@@ -33,12 +37,14 @@ public final class AdmissionChain {
     }
 
     private static final RulesRegistry RULES = RulesRegistry.standard();
+    private final ClusterView view;
     private final NamespaceLifecycle lifecycle;
     private final List<Mutating> mutating;
     private final List<Validating> validating;
 
     private AdmissionChain(ClusterView view, Clock clock, ResourceQuotaAdmission.StatusWriter quotaStatus,
                            NamespaceLifecycle lifecycle, ServiceAccountAdmission serviceAccounts) {
+        this.view = view;
         this.lifecycle = lifecycle;
         LimitRanger limitRanger = new LimitRanger(view);
         PriorityAdmission priority = new PriorityAdmission(view);
@@ -85,8 +91,8 @@ public final class AdmissionChain {
     /**
      * Admits a create: the object to write, or the refusal.
      *
-     * @param writerCheck the writer's validation of the mutated object (a dry-run decision); throws on a refusal,
-     *                    which passes through unchanged
+     * @param writerCheck the writer's validation of the mutated object (a dry-run decision; see the class comment for
+     *                    when it runs); throws on a refusal, which passes through unchanged
      */
     public AdmissionResult create(AdmissionRequest request, SpecificRecord object, Consumer<SpecificRecord> writerCheck) {
         try {
@@ -97,14 +103,33 @@ public final class AdmissionChain {
             for (Mutating m : mutating) {
                 admitted = m.admit(request, admitted);
             }
-            writerCheck.accept(admitted);
-            for (Validating v : validating) {
-                v.validate(request, admitted);
+            if (quotaReserves(request)) {
+                writerCheck.accept(admitted);
+                validate(request, admitted);
+            } else {
+                try {
+                    validate(request, admitted);
+                } catch (AdmissionRefusal.Refused r) {
+                    writerCheck.accept(admitted);
+                    throw r;
+                }
             }
             return AdmissionResult.admitted(admitted);
         } catch (AdmissionRefusal.Refused r) {
             return AdmissionResult.refused(r.refusal);
         }
+    }
+
+    private void validate(AdmissionRequest request, SpecificRecord admitted) {
+        for (Validating v : validating) {
+            v.validate(request, admitted);
+        }
+    }
+
+    /** Whether a quota in the request's namespace would reserve what it admits. */
+    private boolean quotaReserves(AdmissionRequest request) {
+        return request.kind().namespaced()
+                && !view.objects(Kinds.RESOURCE_QUOTA.kind(), request.namespace()).isEmpty();
     }
 
     /** Admits an update of {@code request.old()} to {@code object}. */

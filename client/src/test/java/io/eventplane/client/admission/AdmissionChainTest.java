@@ -2,6 +2,7 @@ package io.eventplane.client.admission;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eventplane.client.ObjectStore;
@@ -113,6 +114,44 @@ class AdmissionChainTest {
                 + "\"PriorityClass\",\"metadata\":{\"name\":\"gold\"},\"value\":1000}"));
         Pod gold = (Pod) create(controllers, pod("a", "\"priorityClassName\":\"gold\"")).object();
         assertEquals(1000, gold.getSpec().getPriority());
+    }
+
+    @Test
+    @DisplayName("the writer's dry run runs first where a quota reserves, before a plugin's refusal elsewhere (its "
+            + "refusal comes first, as Kubernetes validates before validating admission), and not at all otherwise")
+    void writerCheckOnlyWhereItDecidesSomething() {
+        List<String> checked = new ArrayList<>();
+        java.util.function.Consumer<SpecificRecord> writer = o -> checked.add(ObjectAccess.meta(o).getName());
+        assertFalse(controllers.create(AdmissionRequest.create(pod("a", null)), pod("a", null), writer).isRefused());
+        assertEquals(List.of(), checked, "no quota, no refusal: the writer decides once, on send");
+
+        java.util.function.Consumer<SpecificRecord> refusing = o -> {
+            throw new IllegalStateException("the writer refuses " + ObjectAccess.meta(o).getName());
+        };
+        put(parse(io.eventplane.model.LimitRange.class, "{\"apiVersion\":\"v1\",\"kind\":\"LimitRange\",\"metadata\":{"
+                + "\"name\":\"l\",\"namespace\":\"shop\"},\"spec\":{\"limits\":[{\"type\":\"Container\",\"max\":{"
+                + "\"cpu\":\"1\"}}]}}"));
+        Pod tooBig = pod("b", null);
+        tooBig.getSpec().getContainers().get(0).setResources(io.eventplane.model.ResourceRequirements.newBuilder()
+                .setLimits(Map.of("cpu", "2")).build());
+        IllegalStateException writerFirst = assertThrows(IllegalStateException.class,
+                () -> controllers.create(AdmissionRequest.create(tooBig), tooBig, refusing));
+        assertEquals("the writer refuses web-5d8f-b", writerFirst.getMessage());
+        assertTrue(controllers.create(AdmissionRequest.create(tooBig), tooBig, writer).isRefused());
+        assertEquals(List.of("web-5d8f-b"), checked, "a plugin's refusal: the writer's check ran before it stood");
+
+        put(parse(ResourceQuota.class, "{\"apiVersion\":\"v1\",\"kind\":\"ResourceQuota\",\"metadata\":{\"name\":\"q\","
+                + "\"namespace\":\"shop\"},\"spec\":{\"hard\":{\"pods\":\"5\"}},\"status\":{\"hard\":{\"pods\":\"5\"},"
+                + "\"used\":{\"pods\":\"0\"}}}"));
+        assertThrows(IllegalStateException.class,
+                () -> controllers.create(AdmissionRequest.create(pod("c", null)), pod("c", null), refusing));
+        assertEquals(0, reservations.size(), "nothing reserved for a pod the writer refuses");
+        Pod fits = pod("d", null);
+        fits.getSpec().getContainers().get(0).setResources(io.eventplane.model.ResourceRequirements.newBuilder()
+                .setLimits(Map.of("cpu", "500m")).build());
+        assertFalse(controllers.create(AdmissionRequest.create(fits), fits, writer).isRefused());
+        assertEquals(List.of("web-5d8f-b", "web-5d8f-d"), checked);
+        assertEquals(1, reservations.size());
     }
 
     @Test
