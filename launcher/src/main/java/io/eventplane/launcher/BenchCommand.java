@@ -219,7 +219,7 @@ final class BenchCommand {
                 StringBuilder roles = new StringBuilder();
                 threadsEnd.forEach((role, end) -> roles.append(String.format(" %s %.3f ms,", role,
                         (end - threadsStart.getOrDefault(role, 0L)) / 1e6 / commands)));
-                out.printf("throughput: CPU per event by thread:%s the rest (GC, JIT, threads that ended) %.3f ms%n",
+                out.printf("throughput: CPU per event by thread:%s the rest (other JVM threads, threads that ended) %.3f ms%n",
                         roles, cpuSecs * 1000 / commands - threadsEnd.entrySet().stream().mapToLong(
                                 e -> e.getValue() - threadsStart.getOrDefault(e.getKey(), 0L)).sum() / 1e6 / commands);
 
@@ -258,7 +258,8 @@ final class BenchCommand {
 
     /**
      * CPU time of the live threads by role: the writer's stream threads (with their producers), the view, the
-     * command sender's producer, and the broker (everything else named by Kafka's server).
+     * command sender's producer, and the broker (everything else named by Kafka's server); where Linux shows them,
+     * the JVM's garbage collector and JIT compiler threads.
      */
     static Map<String, Long> threadCpuByRole() {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -278,6 +279,7 @@ final class BenchCommand {
                     : name.startsWith("main") ? "main" : "broker/other";
             out.merge(role, cpu, Long::sum);
         }
+        out.putAll(CpuUsage.jvmThreadNanos());
         return out;
     }
 

@@ -13,7 +13,12 @@ import org.apache.avro.util.Utf8;
  * directly.
  */
 final class SharedStringsDecoder extends Decoder {
+    /** Each thread's buffer for a string's bytes (one decode at a time per thread; dropped when grown large). */
+    private static final ThreadLocal<Utf8> SCRATCH = ThreadLocal.withInitial(Utf8::new);
+    private static final int LARGEST_KEPT = 64 * 1024;
+
     private final BinaryDecoder in;
+    private Utf8 scratch;
 
     SharedStringsDecoder(BinaryDecoder in) {
         this.in = in;
@@ -21,7 +26,16 @@ final class SharedStringsDecoder extends Decoder {
 
     @Override
     public String readString() throws IOException {
-        return SharedStrings.shared(in.readString());
+        if (scratch == null) {
+            scratch = SCRATCH.get();
+        }
+        scratch = in.readString(scratch); // Avro's own length checks; the bytes land in the reused buffer
+        String value = SharedStrings.decode(scratch.getBytes(), scratch.getByteLength());
+        if (scratch.getBytes().length > LARGEST_KEPT) {
+            scratch = new Utf8();
+            SCRATCH.set(scratch);
+        }
+        return value;
     }
 
     @Override

@@ -49,9 +49,13 @@ class AvroSerdeTest {
             Widget other = serde.deserializer().deserialize("widgets",
                     serde.serializer().serialize("widgets", widget("another-name", 3)));
             assertEquals("another-name", other.getName());
-            String longest = "x".repeat(SharedStrings.LONGEST + 1);
-            assertEquals(longest, serde.deserializer().deserialize("widgets",
-                    serde.serializer().serialize("widgets", widget(longest, 4))).getName());
+            for (String s : new String[]{"x".repeat(SharedStrings.LONGEST + 1), "x".repeat(100_000), "",
+                    "zoë \u00e9t\u00e9 \u6771\u4eac \ud83d\ude80"}) {
+                assertEquals(s, serde.deserializer().deserialize("widgets",
+                        serde.serializer().serialize("widgets", widget(s, 4))).getName());
+            }
+            assertEquals("shared-name", serde.deserializer().deserialize("widgets",
+                    serde.serializer().serialize("widgets", widget("shared-name", 5))).getName());
         }
     }
 
