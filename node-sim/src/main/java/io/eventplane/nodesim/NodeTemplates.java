@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.core.Digests;
 import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.DaemonEndpoint;
 import io.eventplane.model.Lease;
@@ -13,14 +14,12 @@ import io.eventplane.model.NodeStatus;
 import io.eventplane.model.NodeSystemInfo;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.OwnerReference;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /** The Node and Lease objects a kubelet of Kubernetes 1.32 registers and keeps up to date. Pure. */
 public final class NodeTemplates {
@@ -148,6 +147,6 @@ public final class NodeTemplates {
     }
 
     private static String uuid(String what, String name) {
-        return UUID.nameUUIDFromBytes((what + "/" + name).getBytes(StandardCharsets.UTF_8)).toString();
+        return Digests.nameUuid(what + "/" + name);
     }
 }

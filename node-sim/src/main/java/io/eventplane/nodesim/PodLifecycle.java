@@ -1,5 +1,6 @@
 package io.eventplane.nodesim;
 
+import io.eventplane.core.Digests;
 import io.eventplane.core.meta.ObjectAccess;
 import io.eventplane.core.meta.Conditions;
 import io.eventplane.model.Container;
@@ -12,12 +13,8 @@ import io.eventplane.model.PodCondition;
 import io.eventplane.model.PodIP;
 import io.eventplane.model.PodSpec;
 import io.eventplane.model.PodStatus;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -149,11 +146,7 @@ public final class PodLifecycle {
     }
 
     private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.sha256Hex(s);
     }
 
     private static List<PodCondition> set(List<PodCondition> conditions, String type, String status, String reason,

@@ -1,6 +1,7 @@
 package io.eventplane.nodesim;
 
 import io.eventplane.client.ObjectView;
+import io.eventplane.core.Digests;
 import io.eventplane.core.codec.FieldValidation;
 import io.eventplane.core.codec.KubeJson;
 import io.eventplane.core.codec.KubeTime;
@@ -18,15 +19,11 @@ import io.eventplane.model.PodStatus;
 import io.eventplane.model.Toleration;
 import io.eventplane.model.Volume;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -184,12 +181,7 @@ final class StaticPods {
     }
 
     private static String hash(String s) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d).substring(0, 32);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.sha256Hex(s).substring(0, 32);
     }
 
     // ---- the mirror pods in the API

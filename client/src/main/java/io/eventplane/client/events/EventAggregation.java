@@ -1,16 +1,13 @@
 package io.eventplane.client.events;
 
+import io.eventplane.core.Digests;
 import io.eventplane.model.Event;
 import io.eventplane.model.EventSeries;
 import io.eventplane.model.EventSource;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.ObjectReference;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -134,12 +131,7 @@ public final class EventAggregation {
     }
 
     private static String hash(String key) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, HASH_HEX);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.sha256Hex(key).substring(0, HASH_HEX);
     }
 
     private static String nz(String s) {

@@ -1,5 +1,6 @@
 package io.eventplane.core.decide;
 
+import io.eventplane.core.Digests;
 import io.eventplane.core.Keys;
 import io.eventplane.core.kinds.CustomKinds;
 import io.eventplane.core.kinds.KindInfo;
@@ -13,14 +14,12 @@ import io.eventplane.log.ObjectChanged;
 import io.eventplane.log.StatusCause;
 import io.eventplane.model.ObjectMeta;
 import io.eventplane.model.apiextensions.CustomObject;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -457,7 +456,7 @@ public final class ObjectDecider {
 
     private static String uid(Command command, long position) {
         String seed = Keys.of(command.getKind(), command.getNamespace(), command.getName()) + "@" + position;
-        return UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString();
+        return Digests.nameUuid(seed);
     }
 
     private static Instant seconds(Instant t) {
