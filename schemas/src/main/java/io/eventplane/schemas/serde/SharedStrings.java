@@ -8,11 +8,11 @@ import java.util.Arrays;
 
 /**
  * One instance of each string decoded again and again (namespaces, label keys and values, images, container names,
- * toleration keys, condition types and reasons, managed-field sets): every object a view or cache keeps decoded then
- * shares them instead of holding its own copies. A pod decoded on its own holds some thirty strings, most of them the
- * same as in the pod before it; sharing them cuts what a view of many pods keeps (7.8 to 1.2 million strings for
- * 200,000 pods) and what the garbage collector copies when it promotes them. A string found here is not even built:
- * its UTF-8 bytes are compared with those it was decoded from.
+ * toleration keys, condition types and reasons, small managed-field sets): every object a view or cache keeps decoded
+ * then shares them instead of holding its own copies. A pod decoded on its own holds some thirty strings, most of them
+ * the same as in the pod before it; sharing them cuts what a view of many pods keeps (7.8 to 1.2 million strings for
+ * 200,000 pods) and what the garbage collector copies when it promotes them. A string found here is not even built: its
+ * UTF-8 bytes are compared with those it was decoded from.
  *
  * <p>A direct-mapped table: the bytes hash to one slot; when the slot holds the same bytes, its string is returned,
  * otherwise a new string takes the slot (one seen once, such as a uid, is soon displaced by a frequent one). Bounded
@@ -20,9 +20,12 @@ import java.util.Arrays;
  * a thread that races another sees either entry, each whole.
  */
 final class SharedStrings {
-    static final int SLOTS = 1 << 15;
-    /** Longer strings are built as they are (hashing and keeping them would cost more than sharing saves). */
-    static final int LONGEST = 4096;
+    static final int SLOTS = 1 << 14;
+    /**
+     * Longer strings are built as they are: the repeated ones are short, and this bounds what the table keeps to
+     * ~17 MB at worst (each slot holding the longest string, as bytes and as a string), ~1 MB in practice.
+     */
+    static final int LONGEST = 512;
 
     private record Entry(byte[] utf8, String value) {
     }
