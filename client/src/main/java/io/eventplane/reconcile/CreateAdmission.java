@@ -48,7 +48,7 @@ final class CreateAdmission implements AutoCloseable {
     /** The object to send, or the refusal; null when the writer would refuse the object anyway. */
     CompletableFuture<AdmissionResult> admit(SpecificRecord object) {
         AdmissionRequest request = AdmissionRequest.create(object);
-        if (view.objects(Kinds.RESOURCE_QUOTA.kind(), request.namespace()).isEmpty()) {
+        if (!chain.quotaReserves(request)) {
             // no quota to reserve in: nothing the writer's dry run would protect; the writer decides once, on send
             return CompletableFuture.completedFuture(decide(request, object, admitted -> { }));
         }

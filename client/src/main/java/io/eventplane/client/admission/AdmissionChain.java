@@ -127,7 +127,7 @@ public final class AdmissionChain {
     }
 
     /** Whether a quota in the request's namespace would reserve what it admits. */
-    private boolean quotaReserves(AdmissionRequest request) {
+    public boolean quotaReserves(AdmissionRequest request) {
         return request.kind().namespaced()
                 && !view.objects(Kinds.RESOURCE_QUOTA.kind(), request.namespace()).isEmpty();
     }

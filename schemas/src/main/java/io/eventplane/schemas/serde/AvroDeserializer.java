@@ -164,5 +164,4 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
         // The reader resolves writer to reader schema (ResolvingDecoder) field by field.
         return new SpecificDatumReader<>(writer, reader, model);
     }
-
 }

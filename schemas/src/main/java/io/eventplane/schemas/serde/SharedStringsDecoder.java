@@ -8,9 +8,9 @@ import org.apache.avro.io.Decoder;
 import org.apache.avro.util.Utf8;
 
 /**
- * A binary decoder whose {@code String}s are {@link SharedStrings shared} with those decoded before. It wraps the decoder
- * rather than a datum reader because generated classes with custom coders read their strings from the decoder
- * directly.
+ * A binary decoder whose {@code String}s are {@link SharedStrings shared} with those decoded before. It wraps the
+ * decoder rather than a datum reader because generated classes with custom coders read their strings from the
+ * decoder directly.
  */
 final class SharedStringsDecoder extends Decoder {
     /** Each thread's buffer for a string's bytes (one decode at a time per thread; dropped when grown large). */
