@@ -26,6 +26,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class CommandSender implements AutoCloseable {
     /** The longest {@link #send} blocks its caller when the log is unreachable. */
     public static final Duration MAX_BLOCK = Duration.ofSeconds(5);
+    /**
+     * How long the producer waits for more commands to batch with the first (EVENTPLANE_COMMAND_LINGER_MS). Every
+     * produce request costs the broker and the writer's fetches a fixed amount however few records it carries; 5 ms
+     * instead of 1 made fewer, fuller requests: in the 20,000-pod burst 0.81 against 0.93 ms of CPU per change (four
+     * interleaved pairs, broker 0.14 against 0.18), and at a steady 100 pods/s a lower start-up latency, not a higher
+     * one (p50 444 against 672 ms, p99 1.4 against 2.0 s on a saturated machine). On an idle cluster a command waits
+     * up to 5 ms more before it is sent.
+     */
+    static final int LINGER_MS = Integer.parseInt(EventplaneConfig.setting("EVENTPLANE_COMMAND_LINGER_MS", "5"));
     private static final Map<String, Shared> PRODUCERS = new HashMap<>();
     private final String sharedKey;
     private final Shared shared;
@@ -64,7 +73,7 @@ public final class CommandSender implements AutoCloseable {
                 props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
                 props.put(ProducerConfig.ACKS_CONFIG, "all");
                 props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-                props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+                props.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
                 // send() blocks its caller while the producer has no metadata (a restarted broker: the client
                 // re-bootstraps and forgets it), 60 s by default: far past any request's timeout. Fail sooner: the
                 // caller answers 503 (the gateway) or retries (controllers).

@@ -64,7 +64,11 @@ public final class WriterService implements AutoCloseable {
         // A writer killed without a goodbye holds its partitions until its session expires: keep that short.
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
+        // Nothing the writer sends is read before its transaction commits, and a commit sends whatever waits (the
+        // producer flushes), so lingering costs no latency: it only makes fewer, fuller produce requests between
+        // commits. 10 ms instead of 1, measured: `bench writer --commands 100000` 8,599 and 9,515 events/s against
+        // 6,891 and 8,313; the 20,000-pod burst 0.81 and 0.79 ms of CPU per change against 0.91 and 0.85.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 10);
         // One produce request at a time: with transactions V2 a transaction's first batch to a partition is verified
         // with the coordinator, and a second request sent meanwhile was rejected (OUT_OF_ORDER_SEQUENCE_NUMBER, "expected
         // sequence 0", KAFKA-18202) and retried after a back-off, which stalled the commit under load. Measured with
