@@ -214,7 +214,7 @@ public final class ObjectView implements ClusterView, AutoCloseable {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, EventplaneConfig.FETCH_WAIT_MS);
         // Replaying the log from its start is bulk reading: big fetches, few round trips.
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);

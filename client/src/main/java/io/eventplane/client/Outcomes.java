@@ -86,7 +86,7 @@ public final class Outcomes implements AutoCloseable {
             props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
             props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+            props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, EventplaneConfig.FETCH_WAIT_MS);
             topic = config.topics().outcomes();
             decoder = LogSerdes.outcomes(config).deserializer();
             consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());

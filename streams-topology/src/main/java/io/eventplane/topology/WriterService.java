@@ -59,7 +59,7 @@ public final class WriterService implements AutoCloseable {
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         // The thread blocks this long in poll before it checks whether a commit is due: it bounds the latency.
         p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(commitIntervalMs, 10)));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), EventplaneConfig.FETCH_WAIT_MS);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
         // A writer killed without a goodbye holds its partitions until its session expires: keep that short.
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
