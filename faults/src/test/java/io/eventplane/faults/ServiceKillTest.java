@@ -84,6 +84,9 @@ class ServiceKillTest {
                 new Topics(prefix), EventplaneConfig.configuredPartitions());
         Api api = new Api("http://127.0.0.1:" + port);
         api.await("/api/v1/nodes", n -> n.path("items").size() == 2, Duration.ofSeconds(120));
+        // as a client (Helm's --wait, the chart's probes) would: /readyz says the system objects (namespace default)
+        // exist; with several writers still sharing out their partitions the gateway may answer before they do
+        api.awaitReady(Duration.ofSeconds(120));
 
         // acknowledged writes of the test itself, as key@resourceVersion
         List<String> acknowledged = new ArrayList<>();

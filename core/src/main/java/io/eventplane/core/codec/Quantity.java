@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Kubernetes {@code resource.Quantity}: a fixed-point number with a decimal SI ({@code m, k, M, G, T, P, E}, also
@@ -43,8 +44,28 @@ public final class Quantity implements Comparable<Quantity> {
         this.format = format;
     }
 
+    /**
+     * Quantities parsed lately, by their text: a cluster spells the same few ("100m", "128Mi") on every pod, and each
+     * is parsed several times per change (validation, limits against requests, the scheduler's fit). Bounded, since
+     * the texts come from users; a full cache still answers, it only stops learning.
+     */
+    private static final Map<String, Quantity> PARSED = new ConcurrentHashMap<>();
+    static final int PARSED_AT_MOST = 4096;
+
     /** Parses the Kubernetes quantity grammar; throws {@link IllegalArgumentException} with Kubernetes' message. */
     public static Quantity parse(String text) {
+        Quantity known = text == null ? null : PARSED.get(text);
+        if (known != null) {
+            return known;
+        }
+        Quantity parsed = parseText(text);
+        if (PARSED.size() < PARSED_AT_MOST) {
+            PARSED.put(text, parsed);
+        }
+        return parsed;
+    }
+
+    private static Quantity parseText(String text) {
         if (text == null || text.isEmpty()) {
             throw new IllegalArgumentException(FORMAT_MESSAGE);
         }

@@ -151,8 +151,8 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
     }
 
     private static DatumWriter<Object> writerFor(Schema schema) {
-        // A generated class's schema names that class; SpecificDatumWriter handles both, generic data included.
-        return new NullableUnionWriter(schema);
+        // Compiled once per schema; a generated class's schema brings its conversions, generic data works too.
+        return new CompiledDatumWriter(schema);
     }
 
     /** Each thread's reusable output: a buffered encoder over a sink that keeps its capacity. */
