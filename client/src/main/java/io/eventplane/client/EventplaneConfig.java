@@ -54,6 +54,11 @@ public record EventplaneConfig(String bootstrapServers, String registryUrl, Topi
         return Integer.parseInt(setting("EVENTPLANE_WRITERS", "1"));
     }
 
+    /** Each setting's system property name ({@code EVENTPLANE_X_Y} -> {@code eventplane.x.y}), derived once: every
+     * command sent reads several settings. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> PROPERTY_NAMES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     /**
      * How long a consumer's fetch waits at the broker when there is nothing new. The broker answers a waiting fetch as
      * soon as data arrives (a committed transaction, for read-committed consumers), so this bounds only how often an
@@ -62,7 +67,7 @@ public record EventplaneConfig(String bootstrapServers, String registryUrl, Topi
     public static final int FETCH_WAIT_MS = 500;
 
     public static String setting(String env, String fallback) {
-        String prop = System.getProperty(env.toLowerCase().replace('_', '.'));
+        String prop = System.getProperty(PROPERTY_NAMES.computeIfAbsent(env, e -> e.toLowerCase().replace('_', '.')));
         if (prop != null && !prop.isBlank()) {
             return prop;
         }

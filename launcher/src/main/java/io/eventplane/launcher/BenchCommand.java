@@ -41,7 +41,7 @@ final class BenchCommand {
         String mode = options.positional().size() == 1 ? options.positional().get(0) : "";
         if (!java.util.Set.of("writer", "view", "replay", "scheduler", "nodesim", "deployment", "daemonset", "gc", "jobs",
                 "statefulset", "console", "authz", "crd", "api").contains(mode)) {
-            throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--warmup 200] [--latency-samples N] "
+            throw new Options.UsageException("usage: eventplane bench writer [--commands N] [--warmup 200] [--rounds 1] [--latency-samples N] "
                     + "[--commit-interval MS] [--partitions P] [--writers W] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench view [--pods N] [--nodes M] [--bootstrap B --registry URL]\n"
                     + "       eventplane bench replay [--pods N] [--changes K] [--bootstrap B --registry URL]\n"
@@ -66,6 +66,8 @@ final class BenchCommand {
         // creates sent (and waited for) before the measured ones: registers schemas, fills caches, lets the JIT compile
         int warmup = Math.max(1, options.intValue("warmup", 200));
         long commitInterval = options.intValue("commit-interval", 200);
+        // measured rounds of --commands creates each, one after another in the same process
+        int rounds = Math.max(1, options.intValue("rounds", 1));
         Path work = Files.createTempDirectory("eventplane-bench");
         EmbeddedKafka kafka = null;
         ApicurioRegistry registry = null;
@@ -187,41 +189,48 @@ final class BenchCommand {
                 out.printf("warm-up: %,d creates in %.2f s before the measured ones%n", warmup,
                         (System.nanoTime() - tWarm) / 1e9);
 
-                AtomicLong seen = countCreated(view, "tp-");
-                out.printf("throughput: sending %,d creates...%n", commands);
-                long start = System.nanoTime();
-                long cpuStart = processCpuNanos();
-                Map<String, Long> threadsStart = threadCpuByRole();
-                for (int i = 0; i < commands; i++) {
-                    sender.send(build.create(pod("tp-" + i)));
-                }
-                sender.flush();
-                long sent = System.nanoTime();
-                long lastPrint = sent;
-                while (seen.get() < commands) {
-                    Thread.sleep(5);
-                    if (System.nanoTime() - lastPrint > 1_000_000_000L) {
-                        lastPrint = System.nanoTime();
-                        out.printf("  ... %,d / %,d events (%.1f s)%n", seen.get(), commands, (lastPrint - start) / 1e9);
+                // Round 1 is what a freshly started writer does; later rounds show it warm (the JIT done compiling).
+                for (int round = 1; round <= rounds; round++) {
+                    String prefix = rounds == 1 ? "tp-" : "tp" + round + "-";
+                    String label = rounds == 1 ? "throughput"
+                            : "throughput, round " + round + " of " + rounds + (round == 1 ? " (cold)" : " (warm)");
+                    AtomicLong seen = countCreated(view, prefix);
+                    out.printf(label + ": sending %,d creates...%n", commands);
+                    long start = System.nanoTime();
+                    long cpuStart = processCpuNanos();
+                    Map<String, Long> threadsStart = threadCpuByRole();
+                    for (int i = 0; i < commands; i++) {
+                        sender.send(build.create(pod(prefix + i)));
                     }
+                    sender.flush();
+                    long sent = System.nanoTime();
+                    long lastPrint = sent;
+                    while (seen.get() < commands) {
+                        Thread.sleep(5);
+                        if (System.nanoTime() - lastPrint > 1_000_000_000L) {
+                            lastPrint = System.nanoTime();
+                            out.printf("  ... %,d / %,d events (%.1f s)%n", seen.get(), commands,
+                                    (lastPrint - start) / 1e9);
+                        }
+                    }
+                    double secs = (System.nanoTime() - start) / 1e9;
+                    double cpuSecs = (processCpuNanos() - cpuStart) / 1e9;
+                    Map<String, Long> threadsEnd = threadCpuByRole();
+                    out.printf(label + ": %,d commands -> %,d events appended and visible in %.2f s = %,.0f events/s "
+                                    + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, fresh commands commit at once, %d "
+                                    + "partition(s), %d writer instance(s))%n",
+                            commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval,
+                            config.partitions(), writers);
+                    // On a shared machine the rate depends on what else runs; the CPU per event does much less.
+                    out.printf(label + ": this process (writer, broker, view, sender) used %.1f s of CPU = %.1f cores, "
+                            + "%.3f ms of CPU per event%n", cpuSecs, cpuSecs / secs, cpuSecs * 1000 / commands);
+                    StringBuilder roles = new StringBuilder();
+                    threadsEnd.forEach((role, end) -> roles.append(String.format(" %s %.3f ms,", role,
+                            (end - threadsStart.getOrDefault(role, 0L)) / 1e6 / commands)));
+                    out.printf(label + ": CPU per event by thread:%s the rest (other JVM threads, threads that ended) "
+                            + "%.3f ms%n", roles, cpuSecs * 1000 / commands - threadsEnd.entrySet().stream().mapToLong(
+                                    e -> e.getValue() - threadsStart.getOrDefault(e.getKey(), 0L)).sum() / 1e6 / commands);
                 }
-                double secs = (System.nanoTime() - start) / 1e9;
-                double cpuSecs = (processCpuNanos() - cpuStart) / 1e9;
-                Map<String, Long> threadsEnd = threadCpuByRole();
-                out.printf("throughput: %,d commands -> %,d events appended and visible in %.2f s = %,.0f events/s "
-                                + "(send took %.2f s; exactly_once_v2, commit.interval.ms=%d, fresh commands commit at once, %d "
-                                + "partition(s), %d writer instance(s))%n",
-                        commands, commands, secs, commands / secs, (sent - start) / 1e9, commitInterval,
-                        config.partitions(), writers);
-                // On a shared machine the rate depends on what else runs; the CPU per event does much less.
-                out.printf("throughput: this process (writer, broker, view, sender) used %.1f s of CPU = %.1f cores, "
-                        + "%.3f ms of CPU per event%n", cpuSecs, cpuSecs / secs, cpuSecs * 1000 / commands);
-                StringBuilder roles = new StringBuilder();
-                threadsEnd.forEach((role, end) -> roles.append(String.format(" %s %.3f ms,", role,
-                        (end - threadsStart.getOrDefault(role, 0L)) / 1e6 / commands)));
-                out.printf("throughput: CPU per event by thread:%s the rest (other JVM threads, threads that ended) %.3f ms%n",
-                        roles, cpuSecs * 1000 / commands - threadsEnd.entrySet().stream().mapToLong(
-                                e -> e.getValue() - threadsStart.getOrDefault(e.getKey(), 0L)).sum() / 1e6 / commands);
 
                 if (options.named().containsKey("verbose")) {
                     for (WriterService w : writer.instances()) {
