@@ -275,7 +275,8 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
                     nodes[i].write(record.get(i), out);
                 }
             } catch (NullPointerException e) {
-                NullPointerException named = new NullPointerException(inField(e, "null value for (non-nullable) field", i));
+                NullPointerException named =
+                        new NullPointerException(inField(e, "null value for (non-nullable) field", i));
                 named.initCause(e);
                 throw named;
             } catch (ClassCastException e) {
