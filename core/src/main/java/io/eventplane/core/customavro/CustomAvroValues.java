@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
+import io.eventplane.schemas.serde.AvroBinary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -19,9 +19,7 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 
 /**
  * A custom object's body (its JSON without apiVersion, kind and metadata) to and from the Avro binary encoding of its
@@ -38,15 +36,11 @@ public final class CustomAvroValues {
     /** The Avro binary encoding (no header) of {@code body} in {@code schema}. */
     public static byte[] encode(ObjectNode body, Schema schema) {
         Object datum = toAvro(body, schema, "");
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
         try {
-            new GenericDatumWriter<>(schema).write(datum, encoder);
-            encoder.flush();
+            return AvroBinary.bytes(new GenericDatumWriter<>(schema), datum);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("cannot encode in " + schema.getFullName() + ": " + e.getMessage(), e);
         }
-        return out.toByteArray();
     }
 
     /** The body encoded in {@code bytes[offset..]} with the writer schema {@code schema}. */

@@ -9,8 +9,8 @@ import io.eventplane.core.kinds.Kinds;
 import io.eventplane.log.ChangeType;
 import io.eventplane.log.Envelope;
 import io.eventplane.log.ObjectChanged;
+import io.eventplane.schemas.serde.AvroBinary;
 import io.eventplane.schemas.serde.CompiledDatumWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -21,9 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DatumWriter;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.DisplayName;
@@ -83,15 +80,7 @@ class AvroCompiledWriterExamplesTest {
 
     private static void assertSameBytes(SpecificRecord record) throws IOException {
         Schema schema = record.getSchema();
-        assertArrayEquals(bytes(new SpecificDatumWriter<>(schema), record),
-                bytes(new CompiledDatumWriter(schema), record), schema.getFullName());
-    }
-
-    private static byte[] bytes(DatumWriter<Object> writer, Object datum) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-        writer.write(datum, encoder);
-        encoder.flush();
-        return out.toByteArray();
+        assertArrayEquals(AvroBinary.bytes(new SpecificDatumWriter<>(schema), record),
+                AvroBinary.bytes(new CompiledDatumWriter(schema), record), schema.getFullName());
     }
 }

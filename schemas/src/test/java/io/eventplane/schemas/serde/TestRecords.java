@@ -1,6 +1,5 @@
 package io.eventplane.schemas.serde;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -10,8 +9,6 @@ import io.eventplane.schemas.serde.testing.Widget;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 
 /** Widgets and evolved Widget schemas shared by the serde tests. */
@@ -74,11 +71,7 @@ final class TestRecords {
 
     static byte[] avroBinary(Widget widget) {
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-            new SpecificDatumWriter<Widget>(Widget.getClassSchema()).write(widget, encoder);
-            encoder.flush();
-            return out.toByteArray();
+            return AvroBinary.bytes(new SpecificDatumWriter<Widget>(Widget.getClassSchema()), widget);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
