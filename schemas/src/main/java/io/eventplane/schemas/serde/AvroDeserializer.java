@@ -152,7 +152,7 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
         SpecificData model = SpecificData.getForClass(target);
         Schema reader = model.getSchema(target);
         if (reader.equals(writer)) {
-            return new SpecificDatumReader<>(reader, reader, model);
+            return new CompiledDatumReader<>(reader, model);
         }
         SchemaCompatibility.SchemaPairCompatibility compatibility =
                 SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);

@@ -1,6 +1,7 @@
 package io.eventplane.core.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import io.eventplane.log.ChangeType;
 import io.eventplane.log.Envelope;
 import io.eventplane.log.ObjectChanged;
 import io.eventplane.schemas.serde.AvroBinary;
+import io.eventplane.schemas.serde.CompiledDatumReader;
 import io.eventplane.schemas.serde.CompiledDatumWriter;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -18,20 +20,26 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("The serializer's compiled Avro writer on the example objects")
-class AvroCompiledWriterExamplesTest {
+@DisplayName("The serde's compiled Avro writer and reader on the example objects")
+class AvroCompiledCodersExamplesTest {
     private final KubeJson codec = KubeJson.get();
 
     @Test
-    @DisplayName("writes the same bytes as Avro's SpecificDatumWriter for every example object, bare and as a change")
+    @DisplayName("writes the same bytes as Avro's SpecificDatumWriter and reads back records equal, class by class, to "
+            + "SpecificDatumReader's, for every example object, bare and as a change")
     void sameBytesForEveryExample() throws IOException, URISyntaxException {
         List<String> compared = new ArrayList<>();
         Path root = Path.of(Fixtures.class.getResource("/examples").toURI());
@@ -62,6 +70,8 @@ class AvroCompiledWriterExamplesTest {
                 }
                 assertSameBytes(object);
                 assertSameBytes(change(kind.get(), object));
+                assertSameRecords(object);
+                assertSameRecords(change(kind.get(), object));
                 compared.add(name + " " + tree.path("kind").asText());
             }
         }
@@ -82,5 +92,41 @@ class AvroCompiledWriterExamplesTest {
         Schema schema = record.getSchema();
         assertArrayEquals(AvroBinary.bytes(new SpecificDatumWriter<>(schema), record),
                 AvroBinary.bytes(new CompiledDatumWriter(schema), record), schema.getFullName());
+    }
+
+    /** Decoded by Avro's reader and by the compiled one: equal records, and the same class at every node. */
+    private static void assertSameRecords(SpecificRecord record) throws IOException {
+        Schema schema = record.getSchema();
+        byte[] bytes = AvroBinary.bytes(new SpecificDatumWriter<>(schema), record);
+        SpecificData model = SpecificData.getForSchema(schema);
+        Object avro = new SpecificDatumReader<>(schema, schema, model)
+                .read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+        Object compiled = new CompiledDatumReader<>(schema, model)
+                .read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+        assertEquals(avro, compiled, schema.getFullName());
+        assertEquals(record, compiled, schema.getFullName());
+        assertSameClasses(avro, compiled, schema.getFullName());
+    }
+
+    private static void assertSameClasses(Object a, Object b, String path) {
+        assertEquals(a == null ? null : a.getClass(), b == null ? null : b.getClass(), path);
+        if (a instanceof IndexedRecord ra) {
+            IndexedRecord rb = (IndexedRecord) b;
+            for (Schema.Field f : ra.getSchema().getFields()) {
+                assertSameClasses(ra.get(f.pos()), rb.get(f.pos()), path + "." + f.name());
+            }
+        } else if (a instanceof List<?> la) {
+            List<?> lb = (List<?>) b;
+            for (int i = 0; i < la.size(); i++) {
+                assertSameClasses(la.get(i), lb.get(i), path + "[" + i + "]");
+            }
+        } else if (a instanceof Map<?, ?> ma) {
+            Map<?, ?> mb = (Map<?, ?>) b;
+            for (Map.Entry<?, ?> e : ma.entrySet()) {
+                assertSameClasses(e.getKey(), mb.keySet().stream().filter(e.getKey()::equals).findFirst().orElse(null),
+                        path + "{key}");
+                assertSameClasses(e.getValue(), mb.get(e.getKey()), path + "{" + e.getKey() + "}");
+            }
+        }
     }
 }
