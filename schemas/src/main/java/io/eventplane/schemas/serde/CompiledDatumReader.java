@@ -128,27 +128,13 @@ public final class CompiledDatumReader<T> implements DatumReader<T> {
         }
 
         private Node record(Schema schema) {
-            RecordNode existing = records.get(schema);
-            if (existing != null) {
-                return existing;
-            }
-            RecordNode record = new RecordNode(schema, model);
-            records.put(schema, record);
-            List<Schema.Field> fields = schema.getFields();
-            Node[] nodes = new Node[fields.size()];
-            for (int i = 0; i < nodes.length; i++) {
-                nodes[i] = node(fields.get(i).schema());
-            }
-            record.fields = nodes;
-            return record;
+            return SchemaTrees.record(records, schema, s -> new RecordNode(s, model), record -> record.fields =
+                    SchemaTrees.nodes(SchemaTrees.fieldSchemas(schema), this::node, Node[]::new));
         }
 
         private Node union(Schema schema) {
             List<Schema> types = schema.getTypes();
-            Node[] branches = new Node[types.size()];
-            for (int i = 0; i < branches.length; i++) {
-                branches[i] = node(types.get(i));
-            }
+            Node[] branches = SchemaTrees.nodes(types, this::node, Node[]::new);
             return in -> {
                 int branch = in.readIndex();
                 if (branch < 0 || branch >= branches.length) {

@@ -132,19 +132,8 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
         }
 
         private Node record(Schema schema) {
-            RecordNode existing = records.get(schema);
-            if (existing != null) {
-                return existing;
-            }
-            RecordNode record = new RecordNode(schema);
-            records.put(schema, record);
-            List<Schema.Field> fields = schema.getFields();
-            Node[] nodes = new Node[fields.size()];
-            for (int i = 0; i < nodes.length; i++) {
-                nodes[i] = node(fields.get(i).schema());
-            }
-            record.fields = nodes;
-            return record;
+            return SchemaTrees.record(records, schema, s -> new RecordNode(s), record -> record.fields =
+                    SchemaTrees.nodes(SchemaTrees.fieldSchemas(schema), this::node, Node[]::new));
         }
 
         private Node union(Schema schema) {
@@ -173,10 +162,7 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
                     }
                 };
             }
-            Node[] branches = new Node[types.size()];
-            for (int i = 0; i < branches.length; i++) {
-                branches[i] = node(types.get(i));
-            }
+            Node[] branches = SchemaTrees.nodes(types, this::node, Node[]::new);
             // A generated class names one branch: its branch is looked up once (the log's object union has ~40).
             Map<Class<?>, Integer> byClass = new ConcurrentHashMap<>();
             return (v, out) -> {
