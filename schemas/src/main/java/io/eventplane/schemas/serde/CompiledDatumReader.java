@@ -72,13 +72,11 @@ public final class CompiledDatumReader<T> implements DatumReader<T> {
 
         Node node(Schema schema) {
             Node raw = rawNode(schema);
-            LogicalType logicalType = schema.getLogicalType();
-            @SuppressWarnings("unchecked")
-            Conversion<Object> conversion = logicalType == null ? null
-                    : (Conversion<Object>) model.getConversionFor(logicalType);
+            Conversion<Object> conversion = SchemaTrees.conversion(model, schema);
             if (conversion == null) {
                 return raw;
             }
+            LogicalType logicalType = schema.getLogicalType();
             return in -> Conversions.convertToLogicalType(raw.read(in), schema, logicalType, conversion);
         }
 

@@ -75,19 +75,14 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
 
         Node node(Schema schema) {
             Node raw = rawNode(schema);
-            LogicalType logicalType = schema.getLogicalType();
-            Conversion<Object> conversion = logicalType == null ? null : conversionFor(logicalType);
+            Conversion<Object> conversion = SchemaTrees.conversion(model, schema);
             if (conversion == null) {
                 return raw;
             }
+            LogicalType logicalType = schema.getLogicalType();
             Class<?> converted = conversion.getConvertedType();
             return (value, out) -> raw.write(converted.isInstance(value)
                     ? Conversions.convertToRawType(value, schema, logicalType, conversion) : value, out);
-        }
-
-        @SuppressWarnings("unchecked")
-        private Conversion<Object> conversionFor(LogicalType logicalType) {
-            return (Conversion<Object>) model.getConversionFor(logicalType);
         }
 
         private Node rawNode(Schema schema) {

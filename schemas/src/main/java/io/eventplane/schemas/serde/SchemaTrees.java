@@ -5,7 +5,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import org.apache.avro.Conversion;
+import org.apache.avro.LogicalType;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 
 /** What the compiled writer and reader share in building their trees of per-schema nodes. */
 final class SchemaTrees {
@@ -34,6 +37,13 @@ final class SchemaTrees {
             nodes[i] = node.apply(schemas.get(i));
         }
         return nodes;
+    }
+
+    /** The conversion {@code model} has for {@code schema}'s logical type, or null (none, or no logical type). */
+    @SuppressWarnings("unchecked")
+    static Conversion<Object> conversion(GenericData model, Schema schema) {
+        LogicalType logicalType = schema.getLogicalType();
+        return logicalType == null ? null : (Conversion<Object>) model.getConversionFor(logicalType);
     }
 
     /** A record's fields' schemas, in field order. */
