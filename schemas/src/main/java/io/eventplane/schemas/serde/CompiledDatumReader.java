@@ -62,28 +62,21 @@ public final class CompiledDatumReader<T> implements DatumReader<T> {
         return (T) root.read(in);
     }
 
-    private static final class Compiler {
-        private final GenericData model;
-        private final Map<Schema, RecordNode> records = new IdentityHashMap<>();
-
+    private static final class Compiler extends SchemaTreeCompiler<Node, RecordNode> {
         Compiler(GenericData model) {
-            this.model = model;
+            super(model);
         }
 
-        Node node(Schema schema) {
-            Node raw = rawNode(schema);
-            Conversion<Object> conversion = SchemaTrees.conversion(model, schema);
-            if (conversion == null) {
-                return raw;
-            }
-            LogicalType logicalType = schema.getLogicalType();
+        @Override
+        Node converting(Node raw, Schema schema, LogicalType logicalType, Conversion<Object> conversion) {
             return in -> Conversions.convertToLogicalType(raw.read(in), schema, logicalType, conversion);
         }
 
-        private Node rawNode(Schema schema) {
+        @Override
+        Node rawNode(Schema schema) {
             switch (schema.getType()) {
                 case RECORD:
-                    return record(schema);
+                    return recordNode(schema);
                 case UNION:
                     return union(schema);
                 case STRING:
@@ -125,14 +118,13 @@ public final class CompiledDatumReader<T> implements DatumReader<T> {
             }
         }
 
-        private Node record(Schema schema) {
-            return SchemaTrees.record(records, schema, s -> new RecordNode(s, model), record -> record.fields =
-                    SchemaTrees.nodes(SchemaTrees.fieldSchemas(schema), this::node, Node[]::new));
+        private Node recordNode(Schema schema) {
+            return record(schema, s -> new RecordNode(s, model), record -> record.fields = fields(schema, Node[]::new));
         }
 
         private Node union(Schema schema) {
             List<Schema> types = schema.getTypes();
-            Node[] branches = SchemaTrees.nodes(types, this::node, Node[]::new);
+            Node[] branches = nodes(types, Node[]::new);
             return in -> {
                 int branch = in.readIndex();
                 if (branch < 0 || branch >= branches.length) {

@@ -3,7 +3,6 @@ package io.eventplane.schemas.serde;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Collection;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,31 +63,23 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
         root.write(datum, out);
     }
 
-    /** Builds the tree; records are memoized so that a recursive schema refers back to its own writer. */
-    private static final class Compiler {
-        private final GenericData model;
-        private final Map<Schema, RecordNode> records = new IdentityHashMap<>();
-
+    private static final class Compiler extends SchemaTreeCompiler<Node, RecordNode> {
         Compiler(GenericData model) {
-            this.model = model;
+            super(model);
         }
 
-        Node node(Schema schema) {
-            Node raw = rawNode(schema);
-            Conversion<Object> conversion = SchemaTrees.conversion(model, schema);
-            if (conversion == null) {
-                return raw;
-            }
-            LogicalType logicalType = schema.getLogicalType();
+        @Override
+        Node converting(Node raw, Schema schema, LogicalType logicalType, Conversion<Object> conversion) {
             Class<?> converted = conversion.getConvertedType();
             return (value, out) -> raw.write(converted.isInstance(value)
                     ? Conversions.convertToRawType(value, schema, logicalType, conversion) : value, out);
         }
 
-        private Node rawNode(Schema schema) {
+        @Override
+        Node rawNode(Schema schema) {
             switch (schema.getType()) {
                 case RECORD:
-                    return record(schema);
+                    return recordNode(schema);
                 case UNION:
                     return union(schema);
                 case STRING:
@@ -126,9 +117,8 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
             }
         }
 
-        private Node record(Schema schema) {
-            return SchemaTrees.record(records, schema, s -> new RecordNode(s), record -> record.fields =
-                    SchemaTrees.nodes(SchemaTrees.fieldSchemas(schema), this::node, Node[]::new));
+        private Node recordNode(Schema schema) {
+            return record(schema, s -> new RecordNode(s), record -> record.fields = fields(schema, Node[]::new));
         }
 
         private Node union(Schema schema) {
@@ -157,7 +147,7 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
                     }
                 };
             }
-            Node[] branches = SchemaTrees.nodes(types, this::node, Node[]::new);
+            Node[] branches = nodes(types, Node[]::new);
             // A generated class names one branch: its branch is looked up once (the log's object union has ~40).
             Map<Class<?>, Integer> byClass = new ConcurrentHashMap<>();
             return (v, out) -> {
