@@ -3,6 +3,7 @@ package io.eventplane.client;
 import io.eventplane.schemas.Topics;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where the cluster's log lives: what every service needs to join it.
@@ -54,10 +55,11 @@ public record EventplaneConfig(String bootstrapServers, String registryUrl, Topi
         return Integer.parseInt(setting("EVENTPLANE_WRITERS", "1"));
     }
 
-    /** Each setting's system property name ({@code EVENTPLANE_X_Y} -> {@code eventplane.x.y}), derived once: every
-     * command sent reads several settings. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, String> PROPERTY_NAMES =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Each setting's system property name ({@code EVENTPLANE_X_Y} -> {@code eventplane.x.y}), derived once: every
+     * command sent reads several settings.
+     */
+    private static final Map<String, String> PROPERTY_NAMES = new ConcurrentHashMap<>();
 
     /**
      * How long a consumer's fetch waits at the broker when there is nothing new. The broker answers a waiting fetch as

@@ -123,26 +123,17 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
 
         private Node union(Schema schema) {
             List<Schema> types = schema.getTypes();
-            if (types.size() == 2 && types.get(0).getType() == Schema.Type.NULL) {
-                Node value = node(types.get(1));
+            int nullBranch = types.size() != 2 ? -1 : types.get(0).getType() == Schema.Type.NULL ? 0
+                    : types.get(1).getType() == Schema.Type.NULL ? 1 : -1;
+            if (nullBranch >= 0) {
+                int valueBranch = 1 - nullBranch;
+                Node value = node(types.get(valueBranch));
                 return (v, out) -> {
                     if (v == null) {
-                        out.writeIndex(0);
+                        out.writeIndex(nullBranch);
                         out.writeNull();
                     } else {
-                        out.writeIndex(1);
-                        value.write(v, out);
-                    }
-                };
-            }
-            if (types.size() == 2 && types.get(1).getType() == Schema.Type.NULL) {
-                Node value = node(types.get(0));
-                return (v, out) -> {
-                    if (v == null) {
-                        out.writeIndex(1);
-                        out.writeNull();
-                    } else {
-                        out.writeIndex(0);
+                        out.writeIndex(valueBranch);
                         value.write(v, out);
                     }
                 };
@@ -180,10 +171,7 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
                     written++;
                 }
                 out.writeArrayEnd();
-                if (written != size) {
-                    throw new java.util.ConcurrentModificationException(
-                            "size of array " + size + ", but " + written + " items written");
-                }
+                sameCount("array", size, written);
             };
         }
 
@@ -201,11 +189,16 @@ public final class CompiledDatumWriter implements DatumWriter<Object> {
                     written++;
                 }
                 out.writeMapEnd();
-                if (written != size) {
-                    throw new java.util.ConcurrentModificationException(
-                            "size of map " + size + ", but " + written + " entries written");
-                }
+                sameCount("map", size, written);
             };
+        }
+
+        /** A collection changed while it was written: its count, written first, no longer matches its items. */
+        private static void sameCount(String what, int size, int written) {
+            if (written != size) {
+                throw new java.util.ConcurrentModificationException(
+                        "size of " + what + " " + size + ", but " + written + " written");
+            }
         }
 
         private static Node enumeration(Schema schema) {
