@@ -59,7 +59,12 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     /** When a task republishes its definitions after it starts (a punctuation, so within a transaction). */
     static final long REPUBLISH_AFTER_MS = 100;
     private long lastEarlyCommit;
-    private boolean freshUncommitted;
+    /**
+     * The one-shot tick that commits a fresh command whose commit was deferred, or null. Scheduled only then: Kafka
+     * Streams takes every punctuation as work to commit, so a tick running all the time made an idle writer commit an
+     * empty transaction every commit.interval.ms (five a second, each a few broker round trips and log appends).
+     */
+    private Cancellable deferredCommit;
     /**
      * The largest change the writer appends. The broker refuses records over its max.message.bytes (1 MiB + 12 by
      * default, the events topic and the store's changelog alike); a refused record aborts the transaction, and the
@@ -99,13 +104,6 @@ final class WriterProcessor implements Processor<String, Command, String, Object
             republish[0].cancel();
             republishDefinitions();
         });
-        if (freshMs >= 0) {
-            context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME, now -> {
-                if (freshUncommitted) {
-                    requestCommit(now);
-                }
-            });
-        }
     }
 
     /** The custom kinds of the definitions this task's store holds (custom objects are decided against them). */
@@ -206,8 +204,9 @@ final class WriterProcessor implements Processor<String, Command, String, Object
             // (older commands): commit.interval.ms lets the transaction grow.
             if (now - lastEarlyCommit >= TICK_MS) {
                 requestCommit(now);
-            } else {
-                freshUncommitted = true;
+            } else if (deferredCommit == null) {
+                deferredCommit = context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME,
+                        this::requestCommit);
             }
         }
     }
@@ -215,7 +214,10 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private void requestCommit(long now) {
         context.commit();
         lastEarlyCommit = now;
-        freshUncommitted = false;
+        if (deferredCommit != null) {
+            deferredCommit.cancel();
+            deferredCommit = null;
+        }
     }
 
     /**

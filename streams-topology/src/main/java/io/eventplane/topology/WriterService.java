@@ -59,6 +59,9 @@ public final class WriterService implements AutoCloseable {
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         // The thread blocks this long in poll before it checks whether a commit is due: it bounds the latency.
         p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(commitIntervalMs, 10)));
+        // A task reads one partition (its commands), so there is nothing to wait for to order its input by time; and
+        // waiting (the default, 0) makes every idle poll loop format log messages for the empty partition.
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), EventplaneConfig.FETCH_WAIT_MS);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
         // A writer killed without a goodbye holds its partitions until its session expires: keep that short.

@@ -140,6 +140,24 @@ class WriterIntegrationTest {
     }
 
     @Test
+    @DisplayName("back-to-back fresh commands are all committed (the second at the next tick), and an idle writer then commits nothing")
+    void idleWriterCommitsNothing() throws Exception {
+        // The second create comes within a tick of the first's commit: its commit waits for the one-shot tick.
+        var first = requests.submit(commands.create(pod("a")), WAIT);
+        var second = requests.submit(commands.create(pod("b")), WAIT);
+        assertTrue(first.get().accepted());
+        assertTrue(second.get().accepted());
+        assertTrue(view.get("Pod", "default", "b").isPresent());
+        Thread.sleep(300); // the tick, if the interval's commit came first, fires once more
+        double before = writer.threadMetrics().get("commit-total");
+        Thread.sleep(1500);
+        // A punctuation that ran all the time made Kafka Streams commit an empty transaction every interval (20 ms here).
+        assertEquals(before, writer.threadMetrics().get("commit-total"), "commits while idle");
+        assertTrue(submit(commands.create(pod("c"))).accepted());
+        assertTrue(writer.threadMetrics().get("commit-total") > before, "a new command is committed");
+    }
+
+    @Test
     @DisplayName("a writer restarted on a lost state directory rebuilds its store from the changelog and decides the same way")
     void restartRebuildsState() throws Exception {
         for (int i = 0; i < 30; i++) {

@@ -235,7 +235,8 @@ public final class KafkaEventRecorder implements EventRecorder, AutoCloseable {
                     worked = true;
                 }
                 if (!worked) {
-                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(200));
+                    // Whatever gives this thread work (an occurrence, a completion, close) unparks it.
+                    LockSupport.park(this);
                 }
             } catch (RuntimeException e) {
                 LOG.warn("event recorder: {}", e.toString(), e);
