@@ -205,8 +205,12 @@ final class WriterProcessor implements Processor<String, Command, String, Object
             if (now - lastEarlyCommit >= TICK_MS) {
                 requestCommit(now);
             } else if (deferredCommit == null) {
-                deferredCommit = context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME,
-                        this::requestCommit);
+                // At the end of the tick that began with the last early commit, and counted from then: the
+                // punctuation runs when the thread next looks (after up to poll.ms), and taking that later time as
+                // the tick's start made one-at-a-time writes wait longer each round.
+                long due = lastEarlyCommit + TICK_MS;
+                deferredCommit = context.schedule(Duration.ofMillis(Math.max(1, due - now)),
+                        PunctuationType.WALL_CLOCK_TIME, ignored -> requestCommit(due));
             }
         }
     }
