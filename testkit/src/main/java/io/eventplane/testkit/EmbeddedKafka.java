@@ -52,6 +52,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final String BROKER_LISTENER = "PLAINTEXT";
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
     private static final int PORT_RACE_ATTEMPTS = 3;
+    /** In the log directory: the broker's and the controller's port of its last start ("9092 9093"). */
+    static final String PORTS_FILE = "eventplane-ports";
 
     private final Path configuredLogDir;
     private final int configuredPort;
@@ -104,11 +106,15 @@ public final class EmbeddedKafka implements AutoCloseable {
     private void startIn(long begin) {
         clusterId = formatIfNeeded();
         boolean randomPorts = configuredPort == 0 || configuredControllerPort == 0;
+        int[] previous = ownsLogDir ? null : previousPorts();
         for (int attempt = 1; ; attempt++) {
-            port = configuredPort != 0 ? configuredPort : FreePorts.next();
-            controllerPort = configuredControllerPort != 0 ? configuredControllerPort : FreePorts.next();
+            boolean reuse = attempt == 1 && previous != null;
+            port = configuredPort != 0 ? configuredPort : reuse ? previous[0] : FreePorts.next();
+            controllerPort = configuredControllerPort != 0 ? configuredControllerPort
+                    : reuse ? previous[1] : FreePorts.next();
             try {
                 startServer();
+                rememberPorts();
                 break;
             } catch (RuntimeException e) {
                 stopServerQuietly();
@@ -128,6 +134,33 @@ public final class EmbeddedKafka implements AutoCloseable {
         startupDuration = Duration.ofNanos(System.nanoTime() - begin);
         LOG.info("Kafka broker {} ready at {} in {} ms (log dir {})",
                 clusterId, bootstrapServers(), startupDuration.toMillis(), logDir);
+    }
+
+    /**
+     * The ports the broker had when it last ran on this directory, tried first when it starts again (taken ones are
+     * replaced as any port race is). Its own metadata still names the old address while it starts: the transaction
+     * coordinator, resuming a commit or abort that a killed writer left half done, sent its markers there (seen
+     * after a kill -9: "Connection to node 1 (127.0.0.1:<old port>) could not be established"), and a client
+     * configured with the old bootstrap address keeps working.
+     */
+    private int[] previousPorts() {
+        try {
+            String[] saved = Files.readString(logDir.resolve(PORTS_FILE), StandardCharsets.UTF_8).trim().split(" ");
+            return new int[] {Integer.parseInt(saved[0]), Integer.parseInt(saved[1])};
+        } catch (IOException | RuntimeException e) {
+            return null; // first start, or not written by us: fresh ports
+        }
+    }
+
+    private void rememberPorts() {
+        if (ownsLogDir) {
+            return;
+        }
+        try {
+            Files.writeString(logDir.resolve(PORTS_FILE), port + " " + controllerPort, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            LOG.warn("cannot record the broker's ports in {}: {}", logDir, e.toString());
+        }
     }
 
     /** {@code 127.0.0.1:<port>}, the only listener clients may use. */

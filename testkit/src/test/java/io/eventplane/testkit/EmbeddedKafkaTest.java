@@ -46,8 +46,10 @@ class EmbeddedKafkaTest {
     @Test
     void aRestartOnTheSameDirectoryKeepsTheClusterIdAndTheRecords() throws Exception {
         String clusterId;
+        int port;
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().logDir(dir).build().start()) {
             clusterId = kafka.clusterId();
+            port = kafka.port();
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
                 admin.createTopics(List.of(new NewTopic("kept", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             }
@@ -59,6 +61,7 @@ class EmbeddedKafkaTest {
             System.out.printf("[measure] EmbeddedKafka broker restart (formatted dir): %d ms%n",
                     restarted.startupDuration().toMillis());
             assertEquals(clusterId, restarted.clusterId());
+            assertEquals(port, restarted.port(), "the restart takes the port it had (still free a moment later)");
             assertEquals(List.of("a", "b", "c"), consume(restarted.bootstrapServers(), "kept", 3));
         }
     }
