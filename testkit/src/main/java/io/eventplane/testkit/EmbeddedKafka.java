@@ -106,7 +106,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private void startIn(long begin) {
         clusterId = formatIfNeeded();
         boolean randomPorts = configuredPort == 0 || configuredControllerPort == 0;
-        int[] previous = ownsLogDir ? null : previousPorts();
+        int[] previous = previousPorts();
         for (int attempt = 1; ; attempt++) {
             boolean reuse = attempt == 1 && previous != null;
             port = configuredPort != 0 ? configuredPort : reuse ? previous[0] : FreePorts.next();
@@ -144,6 +144,9 @@ public final class EmbeddedKafka implements AutoCloseable {
      * configured with the old bootstrap address keeps working.
      */
     private int[] previousPorts() {
+        if (ownsLogDir) {
+            return null; // a temporary directory: no earlier start
+        }
         try {
             String[] saved = Files.readString(logDir.resolve(PORTS_FILE), StandardCharsets.UTF_8).trim().split(" ");
             return new int[] {Integer.parseInt(saved[0]), Integer.parseInt(saved[1])};
