@@ -95,7 +95,12 @@ class ConsoleApiTest {
     void deletedPodAsItWas() {
         assertEquals(201, f.post("/api/v1/namespaces/default/pods", GatewayFixture.pod("brief", "\"labels\":{\"app\":\"brief\"}"))
                 .statusCode());
-        Instant between = Instant.now();
+        // The log keeps a change's time in milliseconds, and a moment includes the changes of its millisecond: the
+        // delete must come in a later millisecond than the moment asked for, or it counts as before it.
+        Instant between = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        while (!Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).isAfter(between)) {
+            Thread.onSpinWait();
+        }
         assertEquals(200, f.delete("/api/v1/namespaces/default/pods/brief", null).statusCode());
         assertTrue(names(json(f.get("/ui/api/pods?labelSelector=app%3Dbrief"))).isEmpty(), "gone now");
 

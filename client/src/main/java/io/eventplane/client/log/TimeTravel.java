@@ -17,7 +17,11 @@ public final class TimeTravel {
         boolean visit(RawChange change);
     }
 
-    /** Where to stop: at a time (inclusive) or at a position vector (inclusive), or at the end of the log. */
+    /**
+     * Where to stop: at a time (inclusive) or at a position vector (inclusive), or at the end of the log. A change's
+     * time is kept in milliseconds, so a time includes every change of its millisecond, even one asked for a few
+     * microseconds after it.
+     */
     public record Target(Instant time, long[] position) {
         public static final Target END = new Target(null, null);
 
