@@ -54,11 +54,10 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     private final DecodedObjects decoded = new DecodedObjects(DECODED_OBJECTS);
     /** About 100-200 MB of decoded pods at most: the objects of a burst of changes stay decoded between its steps. */
     static final int DECODED_OBJECTS = 50_000;
-    /** At most one early commit per tick: a steady stream of fresh commands shares commits this long. */
-    static final long TICK_MS = 20;
     /** When a task republishes its definitions after it starts (a punctuation, so within a transaction). */
     static final long REPUBLISH_AFTER_MS = 100;
-    private long lastEarlyCommit;
+    /** When a fresh command's transaction commits: at once, or at the end of the current tick. */
+    private final CommitPacing pacing = new CommitPacing();
     /**
      * The one-shot tick that commits a fresh command whose commit was deferred, or null. Scheduled only then: Kafka
      * Streams takes every punctuation as work to commit, so a tick running all the time made an idle writer commit an
@@ -78,8 +77,8 @@ final class WriterProcessor implements Processor<String, Command, String, Object
     /**
      * @param authentication checks credentials, or null
      * @param freshMs a command at most this old (by its record timestamp) when decided asks for a commit, at once or
-     *                at the next tick (at most one such commit per {@value #TICK_MS} ms); negative: never (commits only
-     *                every commit.interval.ms)
+     *                at the end of the current tick ({@link CommitPacing}); negative: never (commits only every
+     *                commit.interval.ms)
      */
     WriterProcessor(ObjectDecider decider, int partitions, long freshMs, String eventsTopic,
                     Serde<ObjectChanged> changes, Serde<Command> commands, CommandAuthentication authentication) {
@@ -198,17 +197,15 @@ final class WriterProcessor implements Processor<String, Command, String, Object
         CommandOutcome outcome = decision.outcome();
         context.forward(new Record<>(command.getEnvelope().getRequestId(), (Object) outcome, record.timestamp()),
                 WriterTopology.OUTCOMES_SINK);
+        pacing.decided();
         long now = System.currentTimeMillis();
         if (freshMs >= 0 && now - record.timestamp() <= freshMs) {
-            // Keeping up: commit now, or at the next tick when a commit was asked for less than a tick ago. Lagging
-            // (older commands): commit.interval.ms lets the transaction grow.
-            if (now - lastEarlyCommit >= TICK_MS) {
+            // Keeping up: commit now, or at the end of the current tick. Lagging (older commands):
+            // commit.interval.ms lets the transaction grow.
+            long due = pacing.commitDue(now);
+            if (due == now) {
                 requestCommit(now);
             } else if (deferredCommit == null) {
-                // At the end of the tick that began with the last early commit, and counted from then: the
-                // punctuation runs when the thread next looks (after up to poll.ms), and taking that later time as
-                // the tick's start made one-at-a-time writes wait longer each round.
-                long due = lastEarlyCommit + TICK_MS;
                 deferredCommit = context.schedule(Duration.ofMillis(Math.max(1, due - now)),
                         PunctuationType.WALL_CLOCK_TIME, ignored -> requestCommit(due));
             }
@@ -217,7 +214,7 @@ final class WriterProcessor implements Processor<String, Command, String, Object
 
     private void requestCommit(long now) {
         context.commit();
-        lastEarlyCommit = now;
+        pacing.committed(now);
         if (deferredCommit != null) {
             deferredCommit.cancel();
             deferredCommit = null;

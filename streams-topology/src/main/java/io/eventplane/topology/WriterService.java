@@ -29,7 +29,8 @@ public final class WriterService implements AutoCloseable {
     /**
      * Commits adapt to the load. Under read_committed a change is visible only once its transaction commits, and a
      * commit costs a few round trips to the broker. A writer that keeps up (the command it just decided was sent at
-     * most {@link #FRESH_MS} ago) commits at once, or within 20 ms when it committed less than 20 ms ago, so a lone
+     * most {@link #FRESH_MS} ago) commits at once, or at the end of a tick when it committed less than a tick ago (5 ms
+     * after a commit that carried one command, 20 ms after one that carried more: {@link CommitPacing}), so a lone
      * write waits for no timer. A writer that lags lets transactions grow for up to {@code commitIntervalMs}, so
      * hundreds of commands share one commit.
      *
