@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -97,8 +98,8 @@ class ConsoleApiTest {
                 .statusCode());
         // The log keeps a change's time in milliseconds, and a moment includes the changes of its millisecond: the
         // delete must come in a later millisecond than the moment asked for, or it counts as before it.
-        Instant between = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        while (!Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).isAfter(between)) {
+        Instant between = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        while (!Instant.now().truncatedTo(ChronoUnit.MILLIS).isAfter(between)) {
             Thread.onSpinWait();
         }
         assertEquals(200, f.delete("/api/v1/namespaces/default/pods/brief", null).statusCode());

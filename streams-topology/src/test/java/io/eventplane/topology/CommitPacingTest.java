@@ -3,6 +3,7 @@ package io.eventplane.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class CommitPacingTest {
             """)
     @DisplayName("when a fresh command's transaction commits")
     void pacing(String scenario, String times, String expected) {
-        long[] t = java.util.Arrays.stream(times.trim().split(" +")).mapToLong(Long::parseLong).toArray();
+        long[] t = Arrays.stream(times.trim().split(" +")).mapToLong(Long::parseLong).toArray();
         assertEquals(List.of(expected.trim().split(" +")), run(t), scenario);
     }
 
