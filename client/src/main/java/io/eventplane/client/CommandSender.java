@@ -69,16 +69,7 @@ public final class CommandSender implements AutoCloseable {
         synchronized (PRODUCERS) {
             Shared s = share ? PRODUCERS.get(sharedKey) : null;
             if (s == null) {
-                Map<String, Object> props = config.kafkaConfig();
-                props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-                props.put(ProducerConfig.ACKS_CONFIG, "all");
-                props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-                props.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
-                // send() blocks its caller while the producer has no metadata (a restarted broker: the client
-                // re-bootstraps and forgets it), 60 s by default: far past any request's timeout. Fail sooner: the
-                // caller answers 503 (the gateway) or retries (controllers).
-                props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) MAX_BLOCK.toMillis());
-                s = new Shared(new KafkaProducer<>(props, new StringSerializer(),
+                s = new Shared(new KafkaProducer<>(producerConfig(config, clientId), new StringSerializer(),
                         LogSerdes.commands(config).serializer()));
                 if (share) {
                     PRODUCERS.put(sharedKey, s);
@@ -87,6 +78,23 @@ public final class CommandSender implements AutoCloseable {
             s.users++;
             this.shared = s;
         }
+    }
+
+    /**
+     * The settings of a producer of commands: idempotent, acks=all, {@link #LINGER_MS}, and a short {@link #MAX_BLOCK}
+     * (also for {@code bench writer}'s producer of prepared command bytes).
+     */
+    public static Map<String, Object> producerConfig(EventplaneConfig config, String clientId) {
+        Map<String, Object> props = config.kafkaConfig();
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
+        // send() blocks its caller while the producer has no metadata (a restarted broker: the client re-bootstraps
+        // and forgets it), 60 s by default: far past any request's timeout. Fail sooner: the caller answers 503 (the
+        // gateway) or retries (controllers).
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) MAX_BLOCK.toMillis());
+        return props;
     }
 
     public CompletableFuture<RecordMetadata> send(Command command) {
