@@ -173,9 +173,9 @@ final class BenchCommand {
         return out;
     }
 
+    /** The p-th percentile of sorted nanoseconds, in milliseconds (nearest-rank, as {@link Percentiles}). */
     static double pct(long[] sorted, double p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+        return sorted[Percentiles.rankIndex(sorted.length, p)] / 1e6;
     }
 
     static Pod pod(String name) {

@@ -20,7 +20,12 @@ record Percentiles(int count, double p50, double p90, double p99, double max, do
     }
 
     static double rank(double[] sorted, double p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        return sorted[rankIndex(sorted.length, p)];
+    }
+
+    /** The index of the p-th percentile in a sorted sample of n, nearest-rank. */
+    static int rankIndex(int n, double p) {
+        int i = (int) Math.ceil(p / 100.0 * n) - 1;
+        return Math.max(0, Math.min(n - 1, i));
     }
 }
