@@ -82,7 +82,7 @@ final class WriterBench {
             try (Load load = inline ? null : new Load(config)) {
                 // Round 1 is what a freshly started writer does; later rounds show it warm (the JIT done compiling).
                 for (int round = 1; round <= rounds; round++) {
-                    String prefix = "tp" + round + "-";
+                    String prefix = namePrefix(round);
                     String label = rounds == 1 ? "throughput"
                             : "throughput, round " + round + " of " + rounds + (round == 1 ? " (cold)" : " (warm)");
                     Measured m = inline ? inlineRound(clients, build, prefix, commands, label, out)
@@ -113,7 +113,7 @@ final class WriterBench {
                 long tv = System.nanoTime();
                 clients = new Clients(config);
                 for (int round = 1; round <= rounds; round++) {
-                    int found = clients.view.listByNamePrefix("Pod", "default", "tp" + round + "-").size();
+                    int found = clients.view.listByNamePrefix("Pod", "default", namePrefix(round)).size();
                     if (found != commands) {
                         err.printf("bench: a view built from the log holds %,d of round %d's %,d pods%n", found, round,
                                 commands);
@@ -127,6 +127,11 @@ final class WriterBench {
                 return latency(c, build, samples, out, err);
             }
         }
+    }
+
+    /** What the names of a round's pods start with. */
+    private static String namePrefix(int round) {
+        return "tp" + round + "-";
     }
 
     /** The view, verdicts and command producer the warm-up, the check and the latency samples go through. */
@@ -179,13 +184,20 @@ final class WriterBench {
     private record Measured(double seconds, double sendSeconds, double cpuSeconds, Map<String, Long> threads) {
     }
 
-    /** Starts the clock and the CPU counters; {@link #stop} reads them. */
+    /** Starts the clock and the CPU counters; {@link #sent} marks the end of sending, {@link #stop} reads them. */
     private static final class Clock {
         final long start = System.nanoTime();
         final long cpuStart = CpuUsage.processCpuNanos();
         final Map<String, Long> threadsStart = BenchCommand.threadCpuByRole();
+        private long sent;
+        private long lastPrint;
 
-        Measured stop(long sent) {
+        void sent() {
+            sent = System.nanoTime();
+            lastPrint = sent;
+        }
+
+        Measured stop() {
             double secs = (System.nanoTime() - start) / 1e9;
             double cpu = (CpuUsage.processCpuNanos() - cpuStart) / 1e9;
             Map<String, Long> threads = new java.util.TreeMap<>();
@@ -193,10 +205,11 @@ final class WriterBench {
             return new Measured(secs, (sent - start) / 1e9, cpu, threads);
         }
 
-        void progress(long seen, int commands, PrintStream out, long[] lastPrint) {
-            if (System.nanoTime() - lastPrint[0] > 1_000_000_000L) {
-                lastPrint[0] = System.nanoTime();
-                out.printf("  ... %,d / %,d events (%.1f s)%n", seen, commands, (lastPrint[0] - start) / 1e9);
+        /** Prints how far a round is, at most once a second. */
+        void progress(long seen, int commands, PrintStream out) {
+            if (System.nanoTime() - lastPrint > 1_000_000_000L) {
+                lastPrint = System.nanoTime();
+                out.printf("  ... %,d / %,d events (%.1f s)%n", seen, commands, (lastPrint - start) / 1e9);
             }
         }
     }
@@ -211,13 +224,12 @@ final class WriterBench {
             clients.sender.send(build.create(BenchCommand.pod(prefix + i)));
         }
         clients.sender.flush();
-        long sent = System.nanoTime();
-        long[] lastPrint = {sent};
+        clock.sent();
         while (seen.get() < commands) {
             Thread.sleep(5);
-            clock.progress(seen.get(), commands, out, lastPrint);
+            clock.progress(seen.get(), commands, out);
         }
-        return clock.stop(sent);
+        return clock.stop();
     }
 
     /** The measured rounds' producer of prepared commands and the consumer that counts committed events by key. */
@@ -255,20 +267,20 @@ final class WriterBench {
                         commands.headers));
             }
             producer.flush();
-            long sent = System.nanoTime();
-            long[] lastPrint = {sent};
+            clock.sent();
             long seen = 0;
             byte[] prefix = commands.keyPrefix;
             while (seen < n) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    if (r.key() != null && Arrays.equals(r.key(), 0, Math.min(prefix.length, r.key().length),
-                            prefix, 0, prefix.length)) {
+                    byte[] key = r.key();
+                    if (key != null && key.length >= prefix.length
+                            && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
                         seen++;
                     }
                 }
-                clock.progress(seen, n, out, lastPrint);
+                clock.progress(seen, n, out);
             }
-            return clock.stop(sent);
+            return clock.stop();
         }
 
         @Override
@@ -349,13 +361,12 @@ final class WriterBench {
             if (nameAt.length == 0 || idAt.length != 1) {
                 throw new IllegalStateException("bench: cannot find the name and request id in an encoded create");
             }
-            String key0 = Keys.of(first.getKind(), first.getNamespace(), name0);
-            byte[] keyBytes = key0.getBytes(StandardCharsets.UTF_8);
+            byte[] keyBytes = Keys.of(first.getKind(), first.getNamespace(), name0).getBytes(StandardCharsets.UTF_8);
             String credential = CommandSigning.credentialFor(first.getEnvelope().getActor());
             List<Header> headers = credential == null ? List.of() : List.of(
                     new RecordHeader(CommandCredentials.HEADER, credential.getBytes(StandardCharsets.UTF_8)));
-            PreparedCommands out = new PreparedCommands(n, keyBytes.length == 0 ? keyBytes
-                    : Arrays.copyOf(keyBytes, keyBytes.length - digits), headers);
+            PreparedCommands out = new PreparedCommands(n,
+                    Keys.of(first.getKind(), first.getNamespace(), prefix).getBytes(StandardCharsets.UTF_8), headers);
             int idDigits = 12;   // the request id's last group: 12 hex digits, here decimal ones
             for (int i = 0; i < n; i++) {
                 byte[] v = value.clone();
