@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class WriterService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriterService.class);
     private final KafkaStreams streams;
+    private final EventplaneConfig config;
     private final RestoreProgress restores = new RestoreProgress();
 
     /** How fresh a command must be to commit early ({@code EVENTPLANE_WRITER_FRESH_MS}, default 100 ms). */
@@ -44,6 +45,7 @@ public final class WriterService implements AutoCloseable {
     /** A writer deciding with {@code decider} (the fault suite's writer has rules that throw on purpose). */
     public WriterService(EventplaneConfig config, Path stateDir, long commitIntervalMs, ObjectDecider decider) {
         TopicSetup.ensureTopics(config);
+        this.config = config;
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.writerGroup());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -102,9 +104,18 @@ public final class WriterService implements AutoCloseable {
         });
     }
 
+    /** Starts the writer, once transactions a broker crash left open on its offsets are finished. */
     public WriterService start() {
+        HangingTransactions.repair(config.kafkaConfig(), config.writerGroup(), outputTopics(config),
+                new org.apache.kafka.common.TopicPartition(config.topics().commands(), 0));
         streams.start();
         return this;
+    }
+
+    /** Every topic the writer's transactions write to: its sinks and its store's changelog. */
+    static java.util.List<String> outputTopics(EventplaneConfig config) {
+        return java.util.List.of(config.topics().events(), config.topics().outcomes(), config.topics().deadLetters(),
+                config.topics().definitions(), config.writerGroup() + "-" + WriterTopology.STORE + "-changelog");
     }
 
     public boolean isReady() {

@@ -107,6 +107,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         clusterId = formatIfNeeded();
         boolean randomPorts = configuredPort == 0 || configuredControllerPort == 0;
         int[] previous = previousPorts();
+        if (previous != null && !(FreePorts.isFree(previous[0]) && FreePorts.isFree(previous[1]))) {
+            // taken by another process meanwhile: Kafka halts the JVM on a controller port it cannot bind
+            LOG.warn("the broker's ports of its last start ({} {}) are taken now: fresh ones", previous[0], previous[1]);
+            previous = null;
+        }
         for (int attempt = 1; ; attempt++) {
             boolean reuse = attempt == 1 && previous != null;
             port = configuredPort != 0 ? configuredPort : reuse ? previous[0] : FreePorts.next();

@@ -34,6 +34,20 @@ public final class FreePorts {
         throw new IllegalStateException("no free loopback port found after " + ATTEMPTS + " attempts");
     }
 
+    /**
+     * Whether nothing listens on {@code port} of 127.0.0.1 now (it is bound and released at once). Kafka's controller
+     * treats a port it cannot bind as a fatal fault and halts the JVM, so a port known from before is checked first.
+     */
+    public static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true); // a port in TIME_WAIT after a kill is free to listen on
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static int bindEphemeral() {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);

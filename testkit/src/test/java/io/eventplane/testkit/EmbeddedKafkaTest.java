@@ -67,6 +67,24 @@ class EmbeddedKafkaTest {
     }
 
     @Test
+    void aRestartWhoseOldControllerPortIsTakenStartsOnFreshPorts() throws Exception {
+        int controllerPort;
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().logDir(dir).build().start()) {
+            controllerPort = kafka.controllerPort();
+        }
+        // Kafka halts the JVM when its controller cannot bind: this test's JVM would end here without the check
+        try (java.net.ServerSocket squatter = new java.net.ServerSocket(controllerPort, 1,
+                java.net.InetAddress.getLoopbackAddress());
+             EmbeddedKafka restarted = EmbeddedKafka.builder().logDir(dir).build().start()) {
+            assertTrue(squatter.isBound());
+            assertTrue(restarted.controllerPort() != controllerPort, "a fresh controller port");
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", restarted.bootstrapServers()))) {
+                assertEquals(restarted.clusterId(), admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    @Test
     void autoCreationOfTopicsIsOffAndTransactionsWorkOnOneNode() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().build().start();
              Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
