@@ -55,7 +55,12 @@ class WholeClusterKillTest {
     /** Polls {@code /readyz} until 200; then the files the banner names must be there already. */
     Duration awaitReadyWithFiles(Api api, List<String> failures, String when) throws InterruptedException {
         long t0 = System.nanoTime();
-        api.awaitReady(START);
+        try {
+            api.awaitReady(START);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the launcher's last lines:\n"
+                    + lastLines(up.latestLog("up"), 25), e);
+        }
         for (String file : List.of("kubeconfig", "connection.properties")) {
             if (!Files.exists(data.resolve(file))) {
                 failures.add(when + ": /readyz answered 200 before " + file + " existed");
@@ -91,6 +96,7 @@ class WholeClusterKillTest {
         // kill -9 of the launcher alone: its registry child lives on as an orphan, as it would
         orphans.addAll(up.killAlone("up"));
         long killed = System.nanoTime();
+        copyTree(data.resolve("kafka"), Path.of("/work/lt/s39/kills", data.getFileName().toString())); // TEMP
         Files.deleteIfExists(data.resolve("kubeconfig"));
         Files.deleteIfExists(data.resolve("connection.properties"));
         up.restart("up");
@@ -108,6 +114,26 @@ class WholeClusterKillTest {
         Promises.check(CASE, connection(), api, acknowledged, answers, failures);
         assertEquals(0, orphansLeft, "the restart stopped the registry the killed launcher left behind");
         assertTrue(restart.compareTo(START) < 0);
+    }
+
+    static void copyTree(Path from, Path to) throws IOException { // TEMP
+        try (var files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t); else Files.copy(p, t);
+            }
+        }
+    }
+
+    /** The last {@code n} lines of a log that are not stack frames, for a failure message CI shows. */
+    static String lastLines(Path log, int n) {
+        try {
+            List<String> lines = Files.readAllLines(log).stream()
+                    .filter(l -> !l.startsWith("\tat ") && !l.startsWith("\t... ")).toList();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        } catch (IOException e) {
+            return "(" + log + " unreadable: " + e + ")";
+        }
     }
 
     /**
