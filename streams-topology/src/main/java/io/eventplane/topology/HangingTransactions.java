@@ -15,7 +15,6 @@ import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.ProducerState;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -214,26 +213,21 @@ final class HangingTransactions {
         }
     }
 
+    /** Partition counts of {@code __consumer_offsets} and of those of {@code outputs} that exist (one request). */
     private static Map<String, Integer> partitionCounts(Admin admin, Collection<String> outputs)
             throws ExecutionException, InterruptedException, TimeoutException {
+        List<String> names = new ArrayList<>(List.of(OFFSETS_TOPIC));
+        outputs.stream().filter(t -> !names.contains(t)).forEach(names::add);
         Map<String, Integer> out = new HashMap<>();
-        for (String topic : new java.util.LinkedHashSet<>(concat(OFFSETS_TOPIC, outputs))) {
+        for (var e : admin.describeTopics(names).topicNameValues().entrySet()) {
             try {
-                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(WAIT_S, TimeUnit.SECONDS)
-                        .get(topic);
-                out.put(topic, d.partitions().size());
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e;
+                out.put(e.getKey(), e.getValue().get(WAIT_S, TimeUnit.SECONDS).partitions().size());
+            } catch (ExecutionException missing) {
+                if (!(missing.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw missing;
                 }
             }
         }
-        return out;
-    }
-
-    private static List<String> concat(String first, Collection<String> rest) {
-        List<String> out = new ArrayList<>(List.of(first));
-        out.addAll(rest);
         return out;
     }
 
