@@ -72,7 +72,7 @@ final class HangingTransactions {
         COMMIT_OFFSETS,
         /** Abort it wherever it is open. */
         ABORT,
-        /** Its coordinator is ending it now (markers in flight): look again. */
+        /** Its coordinator is ending it now (markers in flight), or is not answering for it yet: look again. */
         WAIT,
         /** Running: the writer's own business (or its coordinator aborts it when it times out). */
         LEAVE,
@@ -134,8 +134,15 @@ final class HangingTransactions {
         byProducer.forEach((producer, seen) -> {
             List<Seen> open = seen.stream().filter(Seen::open).toList();
             Coordinator c = coordinators.get(producer);
-            if (open.isEmpty() || !second.containsAll(open) || c == null
-                    || !c.transactionalId().startsWith(idPrefix)) {
+            if (open.isEmpty() || !second.containsAll(open)) {
+                return;
+            }
+            if (c == null) {
+                // no coordinator lists it yet (one still loading its log after a restart): look again
+                out.add(new Finding("?", producer, TransactionState.UNKNOWN, Action.WAIT, open));
+                return;
+            }
+            if (!c.transactionalId().startsWith(idPrefix)) {
                 return;
             }
             List<Seen> closed = seen.stream().filter(s -> !s.open()).toList();
@@ -300,7 +307,7 @@ final class HangingTransactions {
     }
 
     /** One more transaction of {@code transactionalId}, holding an offset commit of {@code companion}, committed. */
-    private static void commitOffsets(Map<String, Object> kafkaConfig, String transactionalId, String companion,
+    static void commitOffsets(Map<String, Object> kafkaConfig, String transactionalId, String companion,
                                       TopicPartition anchor) {
         Map<String, Object> props = new HashMap<>(kafkaConfig);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);

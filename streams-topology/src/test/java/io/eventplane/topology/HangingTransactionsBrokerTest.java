@@ -56,6 +56,9 @@ class HangingTransactionsBrokerTest {
     static final List<TopicPartition> DATA = List.of(new TopicPartition("ep.events", 0),
             new TopicPartition("ep.outcomes", 0), new TopicPartition("ep-writer-objects-changelog", 0));
 
+    /** The lost transaction's offset commit in {@code broker-after-kill-9-reinitialized} (kafka-dump-log). */
+    static final long LOST_COMMIT_OFFSET = 575;
+
     @TempDir
     Path dir;
 
@@ -105,6 +108,24 @@ class HangingTransactionsBrokerTest {
             assertEquals(Action.REPORT, found.get(0).action());
             assertThrows(TimeoutException.class, () -> committed(client, Duration.ofSeconds(3)),
                     "left as it was");
+        }
+    }
+
+    @Test
+    @DisplayName("one more transaction of the lost one's id, with an offset commit of a companion group, commits the "
+            + "lost transaction's pending offsets: what the writer does for a commit whose offsets' marker alone was lost")
+    void aCompanionCommitSettlesTheLostOffsets() throws Exception {
+        // In this fixture the lost commit's data markers were written before the kill (its events are committed), so
+        // committing its offsets is its right end; the writer leaves it only because the coordinator forgot it.
+        copyFixture("broker-after-kill-9-reinitialized", dir);
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().logDir(dir).build().start()) {
+            Map<String, Object> client = Map.of("bootstrap.servers", kafka.bootstrapServers());
+            String id = HangingTransactions.repair(client, GROUP, OUTPUTS, COMMANDS).get(0).transactionalId();
+
+            HangingTransactions.commitOffsets(client, id, HangingTransactions.companionGroup(GROUP, 0, 1), COMMANDS);
+
+            assertEquals(LOST_COMMIT_OFFSET, committed(client, Duration.ofSeconds(30)).offset(),
+                    "the offset the lost transaction committed (575), not the one before it (551)");
         }
     }
 
