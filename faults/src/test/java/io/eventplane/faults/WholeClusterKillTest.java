@@ -96,7 +96,6 @@ class WholeClusterKillTest {
         // kill -9 of the launcher alone: its registry child lives on as an orphan, as it would
         orphans.addAll(up.killAlone("up"));
         long killed = System.nanoTime();
-        copyTree(data.resolve("kafka"), Path.of("/work/lt/s39/kills", data.getFileName().toString())); // TEMP
         Files.deleteIfExists(data.resolve("kubeconfig"));
         Files.deleteIfExists(data.resolve("connection.properties"));
         up.restart("up");
@@ -114,15 +113,6 @@ class WholeClusterKillTest {
         Promises.check(CASE, connection(), api, acknowledged, answers, failures);
         assertEquals(0, orphansLeft, "the restart stopped the registry the killed launcher left behind");
         assertTrue(restart.compareTo(START) < 0);
-    }
-
-    static void copyTree(Path from, Path to) throws IOException { // TEMP
-        try (var files = Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t); else Files.copy(p, t);
-            }
-        }
     }
 
     /** The last {@code n} lines of a log that are not stack frames, for a failure message CI shows. */
