@@ -107,11 +107,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         clusterId = formatIfNeeded();
         boolean randomPorts = configuredPort == 0 || configuredControllerPort == 0;
         int[] previous = previousPorts();
-        if (previous != null && !(FreePorts.isFree(previous[0]) && FreePorts.isFree(previous[1]))) {
-            // taken by another process meanwhile: Kafka halts the JVM on a controller port it cannot bind
-            LOG.warn("the broker's ports of its last start ({} {}) are taken now: fresh ones", previous[0], previous[1]);
-            previous = null;
-        }
         for (int attempt = 1; ; attempt++) {
             boolean reuse = attempt == 1 && previous != null;
             port = configuredPort != 0 ? configuredPort : reuse ? previous[0] : FreePorts.next();
@@ -142,22 +137,26 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /**
-     * The ports the broker had when it last ran on this directory, tried first when it starts again (taken ones are
-     * replaced as any port race is). Its own metadata still names the old address while it starts: the transaction
-     * coordinator, resuming a commit or abort that a killed writer left half done, sent its markers there (seen
-     * after a kill -9: "Connection to node 1 (127.0.0.1:<old port>) could not be established"), and a client
-     * configured with the old bootstrap address keeps working.
+     * The ports the broker had when it last ran on this directory, if both are free now: a restart takes them again,
+     * so a client configured with the old bootstrap address keeps working. Taken ones are not tried: Kafka treats a
+     * controller port it cannot bind as a fatal fault and halts the JVM, so no retry would follow.
      */
     private int[] previousPorts() {
         if (ownsLogDir) {
             return null; // a temporary directory: no earlier start
         }
+        int[] saved;
         try {
-            String[] saved = Files.readString(logDir.resolve(PORTS_FILE), StandardCharsets.UTF_8).trim().split(" ");
-            return new int[] {Integer.parseInt(saved[0]), Integer.parseInt(saved[1])};
+            String[] text = Files.readString(logDir.resolve(PORTS_FILE), StandardCharsets.UTF_8).trim().split(" ");
+            saved = new int[] {Integer.parseInt(text[0]), Integer.parseInt(text[1])};
         } catch (IOException | RuntimeException e) {
             return null; // first start, or not written by us: fresh ports
         }
+        if (!FreePorts.isFree(saved[0]) || !FreePorts.isFree(saved[1])) {
+            LOG.warn("the broker's ports of its last start ({} {}) are taken now: fresh ones", saved[0], saved[1]);
+            return null;
+        }
+        return saved;
     }
 
     private void rememberPorts() {
