@@ -297,18 +297,18 @@ final class HangingTransactions {
                 }
             }
             case COMMIT_OFFSETS -> commitOffsets(kafkaConfig, f.transactionalId(), companion, anchor);
-            default -> throw new IllegalStateException(f.action().toString());
         }
+        String done = f.action() == Action.COMMIT_OFFSETS
+                ? "committed its offsets with one more transaction of that id (offsets of group " + companion + ")"
+                : f.state() == TransactionState.COMPLETE_ABORT ? "aborted it there, as its coordinator had"
+                : "aborted it there (nothing of it was visible; its commands are decided again)";
         LOG.warn("writer: a broker restart left transaction {} (producer id {}) open on {} though its coordinator "
-                        + "recorded it {}; {}", f.transactionalId(), f.producerId(), where, f.state(),
-                f.action() == Action.ABORT
-                        ? "aborted it there (nothing of it was visible; its commands are decided again)"
-                        : "committed its offsets with one more transaction of that id (offsets of group " + companion + ")");
+                + "recorded it {}; {}", f.transactionalId(), f.producerId(), where, f.state(), done);
     }
 
     /** One more transaction of {@code transactionalId}, holding an offset commit of {@code companion}, committed. */
     static void commitOffsets(Map<String, Object> kafkaConfig, String transactionalId, String companion,
-                                      TopicPartition anchor) {
+                              TopicPartition anchor) {
         Map<String, Object> props = new HashMap<>(kafkaConfig);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-repair");
